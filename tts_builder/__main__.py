@@ -1,0 +1,3 @@
+from tts_builder.cli import main
+
+raise SystemExit(main())
