@@ -124,6 +124,8 @@ class Game:
     rules: ClassVar[Mapping[str, RuleRef]] = {}
     #: max moves in any game (a bound the invariant suite checks).
     max_game_length: ClassVar[int] = 10_000
+    #: the game's component data file, parsed (one source of truth for engine, art and Lua).
+    data: ClassVar[Mapping[str, Any]] = {}
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> JSONDict:
         """Defaults overlaid with ``options``; unknown names or values raise SetupError."""

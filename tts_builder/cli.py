@@ -1,0 +1,128 @@
+"""The ``tts-builder`` command line.
+
+Exit codes are the same for every command: 0 success, 1 the input was read and
+found wanting (an illegal move, an invalid save, a Lua/Python disagreement),
+2 the input could not be used (one line on stderr naming the file and field).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import rules
+import rules.players
+from tts_builder import __version__
+from tts_builder.errors import InputError
+from tts_builder.fileio import parse_json_text
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's default prints usage; keep one line
+        raise InputError(f"{self.prog}: {message}")
+
+
+def _options_arg(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    value = parse_json_text(text, "--options")
+    if not isinstance(value, dict):
+        raise InputError("--options: expected a JSON object such as '{\"deny_window\": \"always\"}'")
+    return value
+
+
+def _game_arg(game_id: str) -> str:
+    try:
+        rules.get_game(game_id)
+    except rules.UnknownGame as exc:
+        raise InputError(str(exc)) from None
+    return game_id
+
+
+def _progress(enabled: bool) -> Callable[[int, int], None] | None:
+    if not enabled:
+        return None
+
+    def show(done: int, total: int) -> None:
+        sys.stderr.write(f"\r{done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return show
+
+
+# -- commands ---------------------------------------------------------------
+
+def cmd_games(args: argparse.Namespace) -> int:
+    for game in rules.all_games():
+        if args.json:
+            print(json.dumps(game.describe(), sort_keys=True))
+        else:
+            print(f"{game.id:18} {game.name} ({game.min_players}-{game.max_players} players)")
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from tts_builder.simulate import simulate
+
+    game_id = _game_arg(args.game)
+    paths = simulate(game_id, args.games, args.seed, Path(args.out), policy=args.policy,
+                     options=_options_arg(args.options), progress=_progress(sys.stderr.isatty()))
+    print(f"wrote {len(paths)} transcript(s) to {args.out}")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from tts_builder.validate import validate_file
+
+    worst = 0
+    for path in args.files:
+        report = validate_file(path)
+        print(json.dumps(report.to_json(), sort_keys=True) if args.json else report.summary())
+        worst = max(worst, 0 if report.legal else 1)
+    return worst
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tts-builder", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--version", action="version", version=f"tts-builder {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("games", help="list the registered games")
+    p.add_argument("--json", action="store_true", help="one JSON object per game")
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("simulate", help="play complete games with simulated players, one transcript each")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
+    p.add_argument("--out", required=True, help="folder for the transcripts")
+    p.add_argument("--policy", choices=rules.players.POLICIES, default="heuristic")
+    p.add_argument("--options", help="game options as a JSON object")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("validate", help="replay transcripts (or TTS saves carrying one) through the rules")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="one JSON report per file")
+    p.set_defaults(func=cmd_validate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        code: int = args.func(args)
+        return code
+    except InputError as exc:
+        print(f"tts-builder: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+

@@ -1,0 +1,1 @@
+"""JSON Schemas shipped with tts-builder (``tts_save.schema.json``: Tabletop Simulator saves)."""

@@ -1,0 +1,114 @@
+"""Transcripts, version 1: a recorded game as JSON.
+
+A transcript is what the in-game recorder writes and what ``tts-builder
+validate`` replays::
+
+    {
+      "format": "tts-builder-transcript", "version": 1,
+      "game": "two-and-two",
+      "options": {"deny_window": "when-holding"},
+      "players": [{"name": "White"}, {"name": "Red"}],      # seat order; seat 0 starts
+      "setup": {"deck": ["c1200", "sf-3", ...]},             # what replays the game exactly
+      "moves": [{"player": 0, "type": "start-stack", "card": "c1200", "orientation": "up"}, ...],
+      "result": {"winner": 1, "scores": [2, 3], "reason": "most-sets"}   # or null: unfinished
+    }
+
+Each move is the engine's move object plus the seat that made it. The envelope
+is checked by ``transcript-v1.schema.json``; the move vocabulary of each game by
+its own ``moves.schema.json`` (see :func:`move_schema`).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Mapping
+
+import jsonschema
+
+import rules
+from rules.core import Game, SetupError, State
+from tts_builder.errors import InputError
+
+FORMAT = "tts-builder-transcript"
+VERSION = 1
+RESERVED_KEYS = ("player",)
+
+
+@lru_cache(maxsize=None)
+def envelope_schema() -> dict[str, Any]:
+    text = resources.files("tts_builder.schema").joinpath("transcript-v1.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@lru_cache(maxsize=None)
+def move_schema(game_id: str) -> dict[str, Any]:
+    """The JSON Schema of one game's moves (shipped beside its engine)."""
+    game = rules.get_game(game_id)
+    package = type(game).__module__.rsplit(".", 1)[0]
+    schema: dict[str, Any] = json.loads(resources.files(package).joinpath("moves.schema.json").read_text("utf-8"))
+    return schema
+
+
+def full_schema(game_id: str) -> dict[str, Any]:
+    """Envelope plus the game's move vocabulary, for documentation and tests."""
+    schema = json.loads(json.dumps(envelope_schema()))
+    moves = json.loads(json.dumps(move_schema(game_id)))
+    # The move schema's "#/$defs/..." references resolve against the root, so hoist its $defs.
+    schema["$defs"] = {**schema.get("$defs", {}), **moves.pop("$defs", {})}
+    moves.pop("$schema", None)
+    schema["properties"]["moves"]["items"] = {"allOf": [schema["properties"]["moves"]["items"], moves]}
+    return schema
+
+
+def new_transcript(game: Game, state: State, players: list[str] | None = None) -> dict[str, Any]:
+    names = players or [f"Player {i + 1}" for i in range(state.num_players())]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game.id,
+        "options": state.options(),
+        "players": [{"name": n} for n in names],
+        "setup": state.setup(),
+        "moves": [],
+        "result": None,
+    }
+
+
+def split_move(entry: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """(player, move) from a transcript entry."""
+    move = {k: v for k, v in entry.items() if k not in RESERVED_KEYS}
+    return entry.get("player"), move
+
+
+def parse_transcript(data: Any, source: str) -> tuple[Game, State, list[Any]]:
+    """Check the envelope; return the game, its start state and the raw moves.
+
+    Raises InputError (one line naming ``source`` and the field) when ``data``
+    is not a usable transcript. Moves are not judged here: a malformed move is
+    an illegal move, reported by the replay.
+    """
+    if not isinstance(data, dict):
+        raise InputError(f"{source}: not a transcript (the root is not a JSON object)")
+    if data.get("format") != FORMAT:
+        raise InputError(f"{source}: not a transcript (field 'format' must be {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise InputError(f"{source}: unsupported transcript version {data.get('version')!r} (this tool reads {VERSION})")
+    errors = sorted(jsonschema.Draft202012Validator(envelope_schema()).iter_errors(data),
+                    key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        err = errors[0]
+        where = "/".join(str(p) for p in err.absolute_path) or "(root)"
+        raise InputError(f"{source}: field {where}: {err.message}")
+    try:
+        game = rules.get_game(data["game"])
+    except rules.UnknownGame as exc:
+        raise InputError(f"{source}: field game: {exc}") from None
+    try:
+        state = game.new_state(options=data.get("options") or {}, setup=data["setup"],
+                               num_players=len(data["players"]))
+    except SetupError as exc:
+        raise InputError(f"{source}: field setup/options: {exc}") from None
+    return game, state, list(data["moves"])
