@@ -86,6 +86,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return worst
 
 
+def cmd_schema_check(args: argparse.Namespace) -> int:
+    from tts_builder.savecheck import run_schema_check
+
+    return run_schema_check(args.file, out=sys.stdout, as_json=args.json)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tts-builder", description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--version", action="version", version=f"tts-builder {__version__}")
@@ -108,6 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="one JSON report per file")
     p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("schema-check", help="check a TTS save against the save schema and deck rules")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="one JSON object with errors and warnings")
+    p.set_defaults(func=cmd_schema_check)
     return parser
 
 

@@ -25,7 +25,8 @@ def parse_json_text(text: str, source: str) -> Any:
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        what = "truncated JSON" if exc.pos >= len(text.rstrip()) else "not valid JSON"
+        truncated = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated")
+        what = "truncated JSON" if truncated else "not valid JSON"
         raise InputError(f"{source}: {what} at line {exc.lineno} column {exc.colno} ({exc.msg})") from None
     except ValueError as exc:
         raise InputError(f"{source}: {exc}") from None

@@ -259,6 +259,9 @@ class TwoAndTwoState(State):
         card = CARDS[move["card"]]
         if card.id not in hand:
             return _v("card-in-hand", f"{card.id} is not in your hand.")
+        if "flip" in move and t != "play":
+            return _v("wild" if t == "wild" else "flip",
+                      "A Wild cannot be flipped." if t == "wild" else "Flip is played together with a Symbol card.")
         if t == "play":
             return self._check_play(move, card, hand)
         if t == "wild":
@@ -317,7 +320,7 @@ class TwoAndTwoState(State):
         if card.kind != "skip-flip":
             return _v("declare-effect", f"Only a Skip/Flip card can be played as Skip; {card.id} is not one.")
         if move.get("target") not in ("own", "opponent"):
-            return _v("move-format", "A Skip names its target: 'own' (your turn) or 'opponent' (their next turn).")
+            return _v("skip", "A Skip names its target: 'own' (your turn) or 'opponent' (their next turn).")
         return Verdict.legal()
 
     def _check_draw(self, move: Move) -> Verdict:
@@ -434,8 +437,8 @@ class TwoAndTwoState(State):
         s["moves"] += 1
         t = move["type"]
         if t == "forfeit":
-            s["phase"] = "over"
             s["end"] = {"reason": "forfeit", "player": self.current_player()}
+            s["phase"] = "over"
             s.pop("pending", None)
         elif t == "start-stack":
             self._start_stack(move["card"], move["orientation"])

@@ -1,1 +1,4 @@
-"""JSON Schemas shipped with tts-builder (``tts_save.schema.json``: Tabletop Simulator saves)."""
+"""JSON Schemas shipped as package data and loaded with ``importlib.resources``.
+
+``tts_save.schema.json`` describes Tabletop Simulator saves (used by ``tts_builder.savecheck``).
+"""

@@ -1,0 +1,177 @@
+"""Scoring of one Twin Tower City round, with a breakdown per side.
+
+The table of a round is three JSON-shaped lists (the same ones the state holds):
+
+* ``table``: the cards played, ``{"seat", "card", "stage", ...}`` in play order;
+* ``warriors[side]``: warrior slots ``{"warrior", "level", "card", "seat", "replaced"}``;
+  a Battle card adds one slot per side, an Army or Warrior card replacement marks
+  the old slot ``replaced`` and appends the incoming warrior;
+* ``items[side]``: item copies ``{"item", "card", "seat", "nullified"}``, one per
+  Battle card and side; ``nullified`` is the owner's choice (rule ``nullify-items``).
+
+:func:`score_round` returns the breakdown the golden tests assert and the in-game
+score panel shows: every warrior, item (with each +5 bonus), environment and random
+trait, with its status and what it adds, plus totals per side and the winner.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from rules.twin_tower_city.cards import OTHER_SIDE, SIDES, Card, Roster
+
+JSONDict = dict[str, Any]
+
+
+def warrior_power(roster: Roster, slot: Mapping[str, Any]) -> int:
+    """A warrior's Power: base + level (rule ``warrior-level``)."""
+    return roster.warrior_power[slot["warrior"]] + int(slot["level"])
+
+
+def participants(roster: Roster, slots: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Status of each slot: ``active``, ``duplicate`` or ``replaced`` (rule ``one-participation``).
+
+    Of several copies of a warrior the most powerful participates, the earliest on equal Power (TTC-3).
+    """
+    status = ["replaced"] * len(slots)
+    best: dict[str, int] = {}
+    for n, slot in enumerate(slots):
+        if slot["replaced"]:
+            continue
+        status[n] = "duplicate"
+        w = slot["warrior"]
+        if w not in best or warrior_power(roster, slot) > warrior_power(roster, slots[best[w]]):
+            best[w] = n
+    for n in best.values():
+        status[n] = "active"
+    return status
+
+
+def present(slots: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The warrior ids that participate for a side (any copy not replaced)."""
+    return {s["warrior"] for s in slots if not s["replaced"]}
+
+
+def item_bonuses(roster: Roster, item: str, own: set[str], opposing: set[str],
+                 options: Mapping[str, Any]) -> list[JSONDict]:
+    """The +5 bonus lines of one item copy (rule ``item-bonus``); none with ``no_bonuses``."""
+    if options.get("no_bonuses"):
+        return []
+    out: list[JSONDict] = []
+    for w in roster.wielders[item]:
+        if w in own:
+            out.append({"kind": "wielder", "warrior": w, "value": roster.bonus})
+    for w in roster.targets[item]:
+        if w in opposing:
+            out.append({"kind": "target", "warrior": w, "value": roster.bonus})
+    return out
+
+
+def item_power(roster: Roster, item: str, own: set[str], opposing: set[str], options: Mapping[str, Any]) -> int:
+    power = roster.item_power[item]
+    if options.get("no_bonuses"):
+        return power
+    for w in roster.wielders[item]:
+        if w in own:
+            power += roster.bonus
+    for w in roster.targets[item]:
+        if w in opposing:
+            power += roster.bonus
+    return power
+
+
+def excess_items(warriors: Mapping[str, Sequence[Mapping[str, Any]]],
+                 items: Mapping[str, Sequence[Mapping[str, Any]]], side: str) -> int:
+    """How many more of ``side``'s items must be nullified (rule ``one-participation``)."""
+    n_items = sum(1 for i in items[side] if not i["nullified"])
+    return max(0, n_items - len(present(warriors[side])))
+
+
+def default_nullify_order(roster: Roster, warriors: Mapping[str, Sequence[Mapping[str, Any]]],
+                          items: Mapping[str, Sequence[Mapping[str, Any]]], side: str,
+                          options: Mapping[str, Any]) -> list[int]:
+    """Indexes of ``side``'s un-nullified items, lowest effective Power first (A-12).
+
+    Ties go by item id, then table order, which is also the order in which the
+    engine lists the ``nullify-item`` moves.
+    """
+    own, opposing = present(warriors[side]), present(warriors[OTHER_SIDE[side]])
+    keyed = [(item_power(roster, it["item"], own, opposing, options), it["item"], n)
+             for n, it in enumerate(items[side]) if not it["nullified"]]
+    keyed.sort()
+    return [n for _, _, n in keyed]
+
+
+def score_round(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
+                warriors: Mapping[str, Sequence[Mapping[str, Any]]],
+                items: Mapping[str, Sequence[Mapping[str, Any]]],
+                options: Mapping[str, Any]) -> JSONDict:
+    """The breakdown of a round as it stands.
+
+    Items beyond the participating warriors that the owner has not yet chosen are
+    shown as ``excess`` (not counted), chosen by the A-12 default.
+    """
+    no_bonuses = bool(options.get("no_bonuses"))
+    no_env = no_bonuses or bool(options.get("no_environment_bonuses"))
+    random_on = bool(options.get("random_bonus_traits"))
+    pres = {side: present(warriors[side]) for side in SIDES}
+    out: JSONDict = {}
+    for side in SIDES:
+        own, opposing = pres[side], pres[OTHER_SIDE[side]]
+        w_lines: list[JSONDict] = []
+        for slot, status in zip(warriors[side], participants(roster, warriors[side])):
+            power = warrior_power(roster, slot)
+            w_lines.append({"warrior": slot["warrior"], "name": roster.warrior_name[slot["warrior"]],
+                            "level": slot["level"], "card": slot["card"], "seat": slot["seat"],
+                            "base": roster.warrior_power[slot["warrior"]], "power": power, "status": status,
+                            "score": power if status == "active" else 0})
+        excess = set(default_nullify_order(roster, warriors, items, side, options)[
+            :excess_items(warriors, items, side)])
+        i_lines: list[JSONDict] = []
+        for n, it in enumerate(items[side]):
+            bonuses = item_bonuses(roster, it["item"], own, opposing, options)
+            base = roster.item_power[it["item"]]
+            power = base + sum(b["value"] for b in bonuses)
+            status = "nullified" if it["nullified"] else ("excess" if n in excess else "active")
+            i_lines.append({"item": it["item"], "name": roster.item_name[it["item"]], "card": it["card"],
+                            "seat": it["seat"], "base": base, "bonuses": bonuses, "power": power,
+                            "status": status, "score": power if status == "active" else 0})
+        e_lines: list[JSONDict] = []
+        r_lines: list[JSONDict] = []
+        for play in table:
+            card = cards[play["card"]]
+            if card.kind != "battle":
+                continue
+            assert card.environment is not None
+            if roster.env_side[card.environment] == side:
+                power = roster.env_power[card.environment]
+                e_lines.append({"environment": card.environment, "name": roster.env_name[card.environment],
+                                "district": card.district, "card": card.id, "seat": play["seat"], "power": power,
+                                "status": "ignored" if no_env else "active", "score": 0 if no_env else power})
+            if random_on:
+                power = card.random_bonus.get(side, 0)
+                r_lines.append({"card": card.id, "seat": play["seat"], "power": power,
+                                "status": "ignored" if no_bonuses else "active",
+                                "score": 0 if no_bonuses else power})
+        totals = {
+            "warriors": sum(x["score"] for x in w_lines),
+            "items": sum(x["base"] for x in i_lines if x["status"] == "active"),
+            "bonuses": sum(x["power"] - x["base"] for x in i_lines if x["status"] == "active"),
+            "environments": sum(x["score"] for x in e_lines),
+            "random": sum(x["score"] for x in r_lines),
+        }
+        totals["total"] = sum(totals.values())
+        out[side] = {"warriors": w_lines, "items": i_lines, "environments": e_lines, "random": r_lines,
+                     "totals": totals}
+    dark, light = out["dark"]["totals"]["total"], out["light"]["totals"]["total"]
+    out["totals"] = {"dark": dark, "light": light}
+    out["winner"] = "dark" if dark > light else "light" if light > dark else None
+    return out
+
+
+def side_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
+                warriors: Mapping[str, Sequence[Mapping[str, Any]]],
+                items: Mapping[str, Sequence[Mapping[str, Any]]], options: Mapping[str, Any]) -> dict[str, int]:
+    """Just the two totals (same numbers as :func:`score_round`)."""
+    totals: dict[str, int] = score_round(roster, cards, table, warriors, items, options)["totals"]
+    return totals
