@@ -52,6 +52,27 @@ def move_schema(game_id: str) -> dict[str, Any]:
     return schema
 
 
+@lru_cache(maxsize=None)
+def _envelope_validator() -> jsonschema.protocols.Validator:
+    """The envelope without descending into each move: jsonschema per move
+    dominated validation time, and the move shape is one cheap loop."""
+    schema = json.loads(json.dumps(envelope_schema()))
+    schema["properties"]["moves"].pop("items")
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _move_shape_errors(moves: list[Any]) -> list[jsonschema.ValidationError]:
+    item = jsonschema.Draft202012Validator(envelope_schema()["properties"]["moves"]["items"])
+    for i, entry in enumerate(moves):
+        if not (isinstance(entry, dict) and type(entry.get("player")) is int and entry["player"] >= 0):
+            err = jsonschema.exceptions.best_match(item.iter_errors(entry))
+            if err is not None:
+                err.path.appendleft(i)
+                err.path.appendleft("moves")
+                return [err]
+    return []
+
+
 def full_schema(game_id: str) -> dict[str, Any]:
     """Envelope plus the game's move vocabulary, for documentation and tests."""
     schema = json.loads(json.dumps(envelope_schema()))
@@ -96,8 +117,9 @@ def parse_transcript(data: Any, source: str) -> tuple[Game, State, list[Any]]:
         raise InputError(f"{source}: not a transcript (field 'format' must be {FORMAT!r})")
     if data.get("version") != VERSION:
         raise InputError(f"{source}: unsupported transcript version {data.get('version')!r} (this tool reads {VERSION})")
-    errors = sorted(jsonschema.Draft202012Validator(envelope_schema()).iter_errors(data),
-                    key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(_envelope_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    if not errors:
+        errors = _move_shape_errors(data["moves"])
     if errors:
         err = errors[0]
         where = "/".join(str(p) for p in err.absolute_path) or "(root)"
