@@ -157,6 +157,10 @@ class Game:
         """A refusal naming ``rule_id``; its section comes from the rule table."""
         return Verdict(False, rule_id, message, self.rules[rule_id].section, penalty)
 
+    def lua_context(self) -> JSONDict:
+        """What the Lua templates of this game need (data from the same file the engine reads)."""
+        return {"data": dict(self.data)}
+
     def describe(self) -> JSONDict:
         return {"id": self.id, "name": self.name, "players": [self.min_players, self.max_players],
                 "options": dict(self.options)}
@@ -225,6 +229,19 @@ class State:
     def describe_move(self, move: Move) -> str:
         """A short human sentence for a move (for logs and the in-game notebook)."""
         return json.dumps(move, sort_keys=True)
+
+
+def judge(state: State, player: Any, move: Any) -> Verdict:
+    """The verdict on ``player`` making ``move``: the game must be live, the
+    player must be the one to decide, and the move must pass the game's check.
+    The validator, the Lua runtime and check-lua all judge this way."""
+    game = state.game
+    if state.is_terminal():
+        return game.verdict("game-over", "The game is already over; no more moves.")
+    current = state.current_player()
+    if player != current:
+        return game.verdict("turn-order", f"It is player {current}'s decision, not player {player}'s.")
+    return state.check(move)
 
 
 def canonical_json(data: Any) -> str:

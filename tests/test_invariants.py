@@ -10,6 +10,7 @@ import pytest
 
 import rules
 from rules.core import IllegalMove, canonical_json
+from rules.mutate import mutants
 from tts_builder.simulate import play_game
 from tts_builder.transcript import full_schema
 from tts_builder.validate import validate_data
@@ -59,7 +60,7 @@ def test_enumerated_moves_are_accepted_and_others_refused(game_id):
                 assert verdict.ok, f"enumerated move {move} refused: {verdict}"
             # Mutations of legal moves that are not themselves enumerated must be refused.
             for move in rng.sample(moves, min(3, len(moves))):
-                for mutant in _mutants(move, state, rng):
+                for mutant in mutants(move, state, rng):
                     if canonical_json(mutant) in keys:
                         continue
                     verdict = state.check(mutant)
@@ -69,32 +70,6 @@ def test_enumerated_moves_are_accepted_and_others_refused(game_id):
                     with pytest.raises(IllegalMove):
                         state.apply(mutant)
             assert canonical_json(state.to_json()) == before, "check() changed the state"
-
-
-def _mutants(move, state, rng):
-    """Plausible wrong moves: other values for each field, missing fields, junk."""
-    data = state.to_json()
-    values = sorted({v for v in _strings(data) if len(v) < 20})
-    yield {**move, "type": "no-such-move"}
-    yield "not a move"
-    for key in move:
-        if key == "type":
-            continue
-        yield {k: v for k, v in move.items() if k != key}
-        for value in rng.sample(values, min(4, len(values))):
-            yield {**move, key: value}
-        yield {**move, key: 12345}
-
-
-def _strings(x):
-    if isinstance(x, str):
-        yield x
-    elif isinstance(x, dict):
-        for v in x.values():
-            yield from _strings(v)
-    elif isinstance(x, list):
-        for v in x:
-            yield from _strings(v)
 
 
 @pytest.mark.parametrize("game_id", GAMES)

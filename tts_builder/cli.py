@@ -92,6 +92,18 @@ def cmd_schema_check(args: argparse.Namespace) -> int:
     return run_schema_check(args.file, out=sys.stdout, as_json=args.json)
 
 
+def cmd_check_lua(args: argparse.Namespace) -> int:
+    from tts_builder.agreement import check_lua
+
+    game_id = _game_arg(args.game)
+    if args.games < 1:
+        raise InputError(f"--games must be at least 1, not {args.games}")
+    report = check_lua(game_id, args.games, args.seed, policy=args.policy, mutants_per_move=args.mutants,
+                       progress=_progress(sys.stderr.isatty()))
+    print(report.summary())
+    return 0 if report.agree else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tts-builder", description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--version", action="version", version=f"tts-builder {__version__}")
@@ -119,6 +131,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true", help="one JSON object with errors and warnings")
     p.set_defaults(func=cmd_schema_check)
+
+    p = sub.add_parser("check-lua", help="prove the generated Lua rules agree with the Python engine")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=100, help="simulated games (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
+    p.add_argument("--policy", choices=rules.players.POLICIES, default="mixed")
+    p.add_argument("--mutants", type=int, default=3, help="illegal variants checked per move (default 3)")
+    p.set_defaults(func=cmd_check_lua)
     return parser
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules.core import canonical_json
+from rules.core import canonical_json, judge
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_text
 from tts_builder.transcript import parse_transcript, split_move
@@ -88,13 +88,7 @@ def validate_data(data: Any, source: str) -> Report:
     for index, entry in enumerate(moves):
         player, move = split_move(entry)
         report.moves_checked += 1
-        if state.is_terminal():
-            verdict = game.verdict("game-over", "The game was already over; no more moves.")
-        elif player != state.current_player():
-            verdict = game.verdict("turn-order", f"It is player {state.current_player()}'s decision, "
-                                                 f"not player {player}'s.")
-        else:
-            verdict = state.check(move)
+        verdict = judge(state, player, move)
         if not verdict.ok:
             report.violations.append(Violation(index, player, verdict.rule, verdict.message,
                                                verdict.section, verdict.penalty))

@@ -23,6 +23,29 @@ from rules.twin_tower_city.cards import OTHER_SIDE, SIDES, Card, Roster
 JSONDict = dict[str, Any]
 
 
+def place_battle(table: list[JSONDict], warriors: Mapping[str, list[JSONDict]],
+                 items: Mapping[str, list[JSONDict]], seat: int, card: Card, stage: int) -> None:
+    """Put a Battle card on the table: one warrior slot and one item copy per side."""
+    table.append({"seat": seat, "card": card.id, "stage": stage})
+    for side in SIDES:
+        warriors[side].append({"warrior": card.warriors[side], "level": 0, "card": card.id,
+                               "seat": seat, "replaced": False})
+        items[side].append({"item": card.items[side], "card": card.id, "seat": seat, "nullified": False})
+
+
+def replace_warrior(warriors: Mapping[str, list[JSONDict]], side: str, index: int, warrior: str,
+                    level: int, card_id: str, seat: int) -> None:
+    """An Army or Warrior card replacement: the old slot is marked, the newcomer appended."""
+    slots = warriors[side]
+    slots[index]["replaced"] = True
+    slots.append({"warrior": warrior, "level": level, "card": card_id, "seat": seat, "replaced": False})
+
+
+def new_layout() -> tuple[list[JSONDict], dict[str, list[JSONDict]], dict[str, list[JSONDict]]]:
+    """An empty round table: (table, warriors, items)."""
+    return [], {"dark": [], "light": []}, {"dark": [], "light": []}
+
+
 def warrior_power(roster: Roster, slot: Mapping[str, Any]) -> int:
     """A warrior's Power: base + level (rule ``warrior-level``)."""
     return roster.warrior_power[slot["warrior"]] + int(slot["level"])

@@ -77,6 +77,16 @@ class TwoAndTwoGame(Game):
     def state_from_json(self, data: Mapping[str, Any]) -> "TwoAndTwoState":
         return TwoAndTwoState(dict(data))
 
+    def lua_context(self) -> JSONDict:
+        return {
+            "cards": {c.id: {"kind": c.kind, "code": c.code, "ordinal": c.ordinal, "key": c.key}
+                      for c in CARDS.values()},
+            "card_order": list(CARDS),
+            "rule_sections": {k: r.section for k, r in self.rules.items()},
+            "hand_size": HAND_SIZE,
+            "data": dict(DATA),
+        }
+
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         """A simple player: complete sets, deny completions, otherwise play rather than skip."""
         return _heuristic(obs, moves, rng)

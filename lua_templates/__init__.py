@@ -1,0 +1,1 @@
+"""Jinja2 templates of the generated Lua and XmlUI (shipped as lua_templates)."""

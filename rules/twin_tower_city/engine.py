@@ -1,0 +1,712 @@
+"""The Twin Tower City rules engine.
+
+Move vocabulary (plain JSON dicts, made by ``state.current_player()``)::
+
+    {"type": "play-battle", "card": "b17"}
+    {"type": "play-army", "card": "ad03", "swaps": [{"replace": "blamtifa-thug", "with": "doctor-sickle"}]}
+    {"type": "play-warrior", "card": "wl1", "replace": "don-triumph"}
+    {"type": "nullify-item", "item": "bioweapon"}
+    {"type": "forfeit"}
+
+A warrior to replace is named by its warrior id, or by its Warrior card id when it
+is a levelled warrior; copies of the same warrior at the same level are
+interchangeable and the first one in table order is taken (TTC-4). ``swaps`` holds
+zero to two replacements; the engine lists them sorted by (replace, with) and
+accepts any order.
+
+Flow: the deal and the coin happen in :meth:`TwinTowerCity.new_state`. Each round
+starts by flipping every seat's starting card; then every seat plays a second card
+and a third card in the order of rule ``play-order``; then each side with more items
+than participating warriors chooses items to nullify (``nullify-item``, one per
+move, side of seat 0 first); then the round is scored. After round 5 the game ends.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_data, load_deck_data,
+                                         parse_deck)
+from rules.twin_tower_city.scoring import (default_nullify_order, excess_items, new_layout, place_battle,
+                                           replace_warrior, score_round)
+
+DATA: dict[str, Any] = load_data()
+ROSTER: Roster = Roster.from_data(DATA)
+CARDS: dict[str, Card] = parse_deck(load_deck_data())
+ROUNDS: int = int(DATA["rounds"])
+DEAL: dict[str, int] = {k: v for k, v in DATA["deal"].items() if isinstance(v, int)}
+MAX_SWAPS: int = int(DATA["army_replacements"])
+
+MOVE_FIELDS: dict[str, frozenset[str]] = {
+    "play-battle": frozenset({"type", "card"}),
+    "play-army": frozenset({"type", "card", "swaps"}),
+    "play-warrior": frozenset({"type", "card", "replace"}),
+    "nullify-item": frozenset({"type", "item"}),
+    "forfeit": frozenset({"type"}),
+}
+PLAY_TYPES = {"play-battle": "battle", "play-army": "army", "play-warrior": "warrior"}
+KIND_NAME = {"battle": "Battle", "army": "Army", "warrior": "Warrior"}
+KIND_MOVE = {v: k for k, v in PLAY_TYPES.items()}
+BATTLE_IDS: tuple[str, ...] = tuple(c.id for c in CARDS.values() if c.kind == "battle")
+ARMY_IDS = {s: tuple(c.id for c in CARDS.values() if c.kind == "army" and c.side == s) for s in SIDES}
+WARRIOR_IDS = {s: tuple(c.id for c in CARDS.values() if c.kind == "warrior" and c.side == s) for s in SIDES}
+PLAYER_COUNTS = (2, 4, 6)
+
+Plan = tuple[Any, ...]
+
+
+def _copy(value: Any) -> Any:
+    """Deep copy of JSON data (faster than copy.deepcopy)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _token(slot: Mapping[str, Any]) -> str:
+    """How moves name a warrior slot: the warrior id, or the Warrior card id when levelled (TTC-4)."""
+    return str(slot["card"]) if slot["level"] else str(slot["warrior"])
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+class TwinTowerCity(Game):
+    id = "twin-tower-city"
+    name = "Twin Tower City"
+    min_players = 2
+    max_players = 6
+    options = {k: v["default"] for k, v in DATA["options"].items()}
+    option_choices = {k: tuple(v["choices"]) for k, v in DATA["options"].items() if "choices" in v}
+    rules = {rid: RuleRef(rid, r["section"], r["summary"]) for rid, r in DATA["rules"].items()}
+    data = DATA
+    # 10 plays per seat, at most 3n-2 item choices a round over 5 rounds, one forfeit: 25n - 9 <= 141.
+    max_game_length = 150
+
+    roster = ROSTER
+    cards = CARDS
+
+    # -- setup ---------------------------------------------------------------
+    def new_state(self, seed: int | None = 0, options: Mapping[str, Any] | None = None,
+                  setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "TTCState":
+        opts = self.resolve_options(options)
+        if num_players is None:
+            if setup is not None and isinstance(setup.get("seats"), list):
+                num_players = len(setup["seats"])
+            else:
+                num_players = 4 if opts["teams"] else 2
+        opts = self._player_options(opts, num_players)
+        if setup is None:
+            setup_data = self.deal(random.Random(seed), num_players, opts)
+        else:
+            setup_data = self.validate_setup(setup, num_players, opts)
+        return TTCState.start(self, opts, setup_data)
+
+    def _player_options(self, opts: JSONDict, num_players: int) -> JSONDict:
+        if num_players not in PLAYER_COUNTS:
+            raise SetupError(f"Twin Tower City is played by 2 players, or by teams of 4 or 6 (not {num_players})")
+        if opts["teams"] and num_players == 2:
+            raise SetupError("team play needs 4 or 6 players")
+        opts = dict(opts)
+        opts["teams"] = num_players > 2
+        return opts
+
+    @staticmethod
+    def seat_side(seat: int, opts: Mapping[str, Any]) -> str:
+        first = str(opts["seat0_side"])
+        return first if seat % 2 == 0 else OTHER_SIDE[first]
+
+    def deal(self, rng: random.Random, num_players: int, opts: Mapping[str, Any]) -> JSONDict:
+        """Rule ``deal``: one deck copy per pair of seats 2m, 2m+1 (TTC-2); then the coin."""
+        seats: list[JSONDict] = []
+        for pair in range(num_players // 2):
+            battle = list(BATTLE_IDS)
+            rng.shuffle(battle)
+            drawn: dict[int, list[str]] = {}
+            for n, seat in enumerate((2 * pair, 2 * pair + 1)):
+                drawn[seat] = battle[n * DEAL["battle"]:(n + 1) * DEAL["battle"]]
+            by_side = {self.seat_side(s, opts): s for s in drawn}
+            extra: dict[int, list[str]] = {s: [] for s in drawn}
+            for side in SIDES:  # Dark Army, Dark Warrior, Light Army, Light Warrior (rulebook order)
+                armies = list(ARMY_IDS[side])
+                rng.shuffle(armies)
+                warriors = list(WARRIOR_IDS[side])
+                rng.shuffle(warriors)
+                extra[by_side[side]] += armies[:DEAL["army"]] + warriors[:DEAL["warrior"]]
+            for seat in sorted(drawn):
+                starters = drawn[seat][:DEAL["starters"]]
+                hand = sorted(drawn[seat][DEAL["starters"]:] + extra[seat])
+                seats.append({"starters": starters, "hand": hand})
+        return {"coin": rng.randrange(2), "seats": seats}
+
+    def validate_setup(self, setup: Mapping[str, Any], num_players: int, opts: Mapping[str, Any]) -> JSONDict:
+        """A recorded setup, checked against the deal rule; returns a clean copy."""
+        if not isinstance(setup, Mapping):
+            raise SetupError("a Twin Tower City setup is an object with 'coin' and 'seats'")
+        coin, seats = setup.get("coin"), setup.get("seats")
+        if coin not in (0, 1) or isinstance(coin, bool):
+            raise SetupError("setup 'coin' is 0 or 1: the seat whose side plays the second card first in round 1")
+        if not isinstance(seats, list) or len(seats) != num_players:
+            raise SetupError(f"setup 'seats' lists {num_players} seats")
+        n_battle_hand = DEAL["battle"] - DEAL["starters"]
+        clean: list[JSONDict] = []
+        for seat, entry in enumerate(seats):
+            if not isinstance(entry, Mapping) or not isinstance(entry.get("starters"), list) \
+                    or not isinstance(entry.get("hand"), list):
+                raise SetupError(f"setup seat {seat}: needs 'starters' and 'hand' lists")
+            starters, hand = list(entry["starters"]), list(entry["hand"])
+            side = self.seat_side(seat, opts)
+            for cid in starters + hand:
+                if not isinstance(cid, str) or cid not in CARDS:
+                    raise SetupError(f"setup seat {seat}: unknown card {cid!r}")
+            if len(starters) != DEAL["starters"] or any(CARDS[c].kind != "battle" for c in starters):
+                raise SetupError(f"setup seat {seat}: {DEAL['starters']} Battle cards as starters")
+            kinds = [CARDS[c].kind for c in hand]
+            if (kinds.count("battle"), kinds.count("army"), kinds.count("warrior")) != \
+                    (n_battle_hand, DEAL["army"], DEAL["warrior"]) or len(hand) != len(kinds):
+                raise SetupError(f"setup seat {seat}: the hand holds {n_battle_hand} Battle, {DEAL['army']} Army "
+                                 f"and {DEAL['warrior']} Warrior cards")
+            wrong = [c for c in hand if CARDS[c].kind != "battle" and CARDS[c].side != side]
+            if wrong:
+                raise SetupError(f"setup seat {seat} plays {side}: {', '.join(wrong)} belong to the other side")
+            clean.append({"starters": starters, "hand": sorted(hand)})
+        for pair in range(num_players // 2):
+            ids = [c for s in (2 * pair, 2 * pair + 1) for c in clean[s]["starters"] + clean[s]["hand"]]
+            if len(ids) != len(set(ids)):
+                raise SetupError(f"setup seats {2 * pair} and {2 * pair + 1} share one deck: a card is dealt twice")
+        return {"coin": coin, "seats": clean}
+
+    def state_from_json(self, data: Mapping[str, Any]) -> "TTCState":
+        if data.get("game") != self.id:
+            raise SetupError(f"not a {self.id} state: game is {data.get('game')!r}")
+        opts = self.resolve_options(data.get("options"))
+        n = int(data["num_players"])
+        opts = self._player_options(opts, n)
+        setup = self.validate_setup(data["setup"], n, opts)
+        st = TTCState(self, opts, setup)
+        st._round = int(data["round"])
+        st._phase = str(data["phase"])
+        if st._phase not in ("play", "nullify", "over"):
+            raise SetupError(f"unknown phase {st._phase!r}")
+        st._step = int(data["step"])
+        st._hands = [list(h) for h in data["hands"]]
+        st._table = _copy(data["table"])
+        st._warriors = _copy(data["warriors"])
+        st._items = _copy(data["items"])
+        st._rounds = _copy(data["rounds"])
+        st._forfeited = data.get("forfeited")
+        st._refresh()
+        return st
+
+
+class TTCState(State):
+    game: TwinTowerCity
+
+    def __init__(self, game: TwinTowerCity, opts: JSONDict, setup: JSONDict):
+        self.game = game
+        self._opts = opts
+        self._setup = setup
+        self._n = len(setup["seats"])
+        self._side = [game.seat_side(s, opts) for s in range(self._n)]
+        self._round = 1
+        self._phase = "play"
+        self._step = 0
+        self._hands: list[list[str]] = [list(s["hand"]) for s in setup["seats"]]
+        self._table: list[JSONDict] = []
+        self._warriors: dict[str, list[JSONDict]] = {"dark": [], "light": []}
+        self._items: dict[str, list[JSONDict]] = {"dark": [], "light": []}
+        self._rounds: list[JSONDict] = []
+        self._forfeited: int | None = None
+        self._order: list[int] = []
+        self._decider: str | None = None
+
+    @classmethod
+    def start(cls, game: TwinTowerCity, opts: JSONDict, setup: JSONDict) -> "TTCState":
+        st = cls(game, opts, setup)
+        st._begin_round()
+        return st
+
+    # -- round flow ------------------------------------------------------------
+    def _play_order(self) -> list[int]:
+        """Rule ``play-order`` (A-15, TTC-2): second cards, then third cards in reverse side order."""
+        coin = int(self._setup["coin"])
+        first = coin if self._round % 2 == 1 else 1 - coin
+        pairs = range(self._n // 2)
+        return ([2 * m + q for m in pairs for q in (first, 1 - first)]
+                + [2 * m + q for m in pairs for q in (1 - first, first)])
+
+    def _refresh(self) -> None:
+        self._order = self._play_order()
+        self._decider = None
+        if self._phase == "nullify":
+            for q in (0, 1):
+                side = self._side[q]
+                if excess_items(self._warriors, self._items, side):
+                    self._decider = side
+                    break
+
+    def _begin_round(self) -> None:
+        self._table, self._warriors, self._items = new_layout()
+        self._phase = "play"
+        self._step = 0
+        for seat in range(self._n):
+            self._place_battle(seat, CARDS[self._setup["seats"][seat]["starters"][self._round - 1]], 1)
+        self._refresh()
+
+    def _place_battle(self, seat: int, card: Card, stage: int) -> None:
+        place_battle(self._table, self._warriors, self._items, seat, card, stage)
+
+    def _after_play(self) -> None:
+        self._step += 1
+        if self._step < len(self._order):
+            return
+        self._phase = "nullify"
+        self._refresh()
+        if self._decider is None:
+            self._finish_round()
+
+    def _finish_round(self) -> None:
+        breakdown = self.breakdown()
+        self._rounds.append({"round": self._round, "table": self._table, "warriors": self._warriors,
+                             "items": self._items, "totals": breakdown["totals"], "winner": breakdown["winner"]})
+        if self._round >= ROUNDS:
+            self._phase = "over"
+            self._table, self._warriors, self._items = new_layout()
+            self._step = 0
+            self._refresh()
+        else:
+            self._round += 1
+            self._begin_round()
+
+    # -- whose decision -------------------------------------------------------
+    def current_player(self) -> int | None:
+        if self._phase == "play":
+            return self._order[self._step]
+        if self._phase == "nullify":
+            return self._side.index(self._decider) if self._decider else None
+        return None
+
+    def side_of(self, seat: int) -> str:
+        return self._side[seat]
+
+    def stage(self) -> int:
+        """1 = starting card, 2 = second card, 3 = third card of the round."""
+        return 2 if self._step < self._n else 3
+
+    # -- moves -------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        if self._phase == "over":
+            return []
+        if self._phase == "nullify":
+            side = str(self._decider)
+            moves: list[Move] = []
+            seen: set[str] = set()
+            for n in default_nullify_order(ROSTER, self._warriors, self._items, side, self._opts):
+                item = self._items[side][n]["item"]
+                if item not in seen:
+                    seen.add(item)
+                    moves.append({"type": "nullify-item", "item": item})
+            return moves
+        p = self._order[self._step]
+        side = self._side[p]
+        hand = self._hands[p]
+        has_battle = any(CARDS[c].kind == "battle" for c in hand)
+        specials = self._step >= self._n or not has_battle
+        moves = []
+        tokens: list[str] | None = None
+        for cid in hand:
+            card = CARDS[cid]
+            if card.kind == "battle":
+                moves.append({"type": "play-battle", "card": cid})
+                continue
+            if not specials:
+                continue
+            if tokens is None:
+                tokens = sorted(_token(s) for s in self._warriors[side] if not s["replaced"])
+            if card.kind == "army":
+                self._army_moves(cid, card, tokens, moves)
+            else:
+                for t in sorted(set(tokens)):
+                    if t != cid:
+                        moves.append({"type": "play-warrior", "card": cid, "replace": t})
+        return moves
+
+    @staticmethod
+    def _army_moves(cid: str, card: Card, tokens: list[str], out: list[Move]) -> None:
+        """Every canonical Army play: 0, 1 or 2 swaps sorted by (replace, with) (TTC-5)."""
+        uniq = sorted(set(tokens))
+        ins = sorted(card.army)
+        out.append({"type": "play-army", "card": cid, "swaps": []})
+        for t in uniq:
+            for w in ins:
+                if w != t:
+                    out.append({"type": "play-army", "card": cid, "swaps": [{"replace": t, "with": w}]})
+        if MAX_SWAPS < 2:
+            return
+        for i, t1 in enumerate(uniq):
+            for t2 in uniq[i:]:
+                if t1 == t2 and tokens.count(t1) < 2:
+                    continue
+                for w1 in ins:
+                    if w1 == t1:
+                        continue
+                    for w2 in ins:
+                        if w2 == w1 or w2 == t2 or (t1 == t2 and w2 < w1):
+                            continue
+                        out.append({"type": "play-army", "card": cid,
+                                    "swaps": [{"replace": t1, "with": w1}, {"replace": t2, "with": w2}]})
+
+    def check(self, move: Any) -> Verdict:
+        return self._validate(move)[0]
+
+    def apply(self, move: Any) -> None:
+        verdict, plan = self._validate(move)
+        if not verdict.ok:
+            raise IllegalMove(verdict, move)
+        kind = plan[0]
+        if kind == "forfeit":
+            self._forfeited = self.current_player()
+            self._phase = "over"
+            self._refresh()
+            return
+        if kind == "nullify":
+            _, side, index = plan
+            self._items[side][index]["nullified"] = True
+            self._refresh()
+            if self._decider is None:
+                self._finish_round()
+            return
+        p = self._order[self._step]
+        card: Card = plan[1]
+        self._hands[p].remove(card.id)
+        stage = self.stage()
+        side = self._side[p]
+        if kind == "battle":
+            self._place_battle(p, card, stage)
+        elif kind == "army":
+            swaps = plan[2]
+            self._table.append({"seat": p, "card": card.id, "stage": stage,
+                                "swaps": [{"replace": t, "with": w} for t, w, _ in swaps]})
+            for _, w, index in swaps:
+                replace_warrior(self._warriors, side, index, w, 0, card.id, p)
+        else:
+            token, index = plan[2], plan[3]
+            self._table.append({"seat": p, "card": card.id, "stage": stage, "replace": token})
+            replace_warrior(self._warriors, side, index, str(card.warrior), card.level, card.id, p)
+        self._after_play()
+
+    def _no(self, rule: str, message: str) -> tuple[Verdict, Plan]:
+        return self.game.verdict(rule, message), ()
+
+    def _validate(self, move: Any) -> tuple[Verdict, Plan]:
+        if not isinstance(move, dict):
+            return self._no("move-format", "A move is a JSON object with a \"type\" field.")
+        mtype = move.get("type")
+        if not isinstance(mtype, str):
+            return self._no("move-format", f"A move's \"type\" is a string, not {mtype!r}: the moves are "
+                            + ", ".join(MOVE_FIELDS) + ".")
+        fields = MOVE_FIELDS.get(mtype)
+        if fields is None:
+            return self._no("move-format", f"Unknown move type {mtype!r}: the moves are "
+                            + ", ".join(MOVE_FIELDS) + ".")
+        if move.keys() != fields:
+            missing = sorted(fields - move.keys())
+            extra = sorted(move.keys() - fields)
+            parts = ([f"missing {', '.join(missing)}"] if missing else []) + \
+                    ([f"unexpected {', '.join(map(str, extra))}"] if extra else [])
+            return self._no("move-format", f"A {mtype} move has the fields {', '.join(sorted(fields))} "
+                            f"({'; '.join(parts)}).")
+        if self._phase == "over":
+            return self._no("game-over", "The game is over: "
+                            + ("a side has conceded." if self._forfeited is not None
+                               else f"all {ROUNDS} rounds have been scored."))
+        rnd = f"Round {self._round}"
+        if mtype == "forfeit":
+            return Verdict.legal(), ("forfeit",)
+        if mtype == "nullify-item":
+            item = move["item"]
+            if not isinstance(item, str):
+                return self._no("move-format", "nullify-item names an item id (a string).")
+            if self._phase != "nullify":
+                return self._no("nullify-items", f"{rnd}: no item is to be nullified now; the round's cards are "
+                                "still being played.")
+            side = str(self._decider)
+            for n, it in enumerate(self._items[side]):
+                if it["item"] == item and not it["nullified"]:
+                    return Verdict.legal(), ("nullify", side, n)
+            name = ROSTER.item_name.get(item, repr(item))
+            return self._no("nullify-items", f"{rnd}: {name} is not one of the {side.capitalize()} items still "
+                            "in play on the table.")
+        # play-battle / play-army / play-warrior
+        cid = move["card"]
+        if not isinstance(cid, str):
+            return self._no("move-format", f"{mtype} names a card id (a string).")
+        card = CARDS.get(cid)
+        if card is None:
+            return self._no("unknown-card", f"There is no card {cid!r} in the Twin Tower City deck.")
+        if self._phase == "nullify":
+            n = excess_items(self._warriors, self._items, str(self._decider))
+            return self._no("nullify-items", f"{rnd} is being scored: {str(self._decider).capitalize()} must "
+                            f"first choose {_plural(n, 'item')} to nullify.")
+        if card.kind != PLAY_TYPES[mtype]:
+            return self._no("move-format", f"{cid} is {'an' if card.kind == 'army' else 'a'} "
+                            f"{KIND_NAME[card.kind]} card: play it with {KIND_MOVE[card.kind]}.")
+        p = self._order[self._step]
+        hand = self._hands[p]
+        if cid not in hand:
+            seat = self._setup["seats"][p]
+            if cid in seat["starters"]:
+                r = seat["starters"].index(cid) + 1
+                msg = (f"{cid} is your starting card for round {r}; " +
+                       ("it has already been flipped" if r <= self._round else "it stays face down until then")
+                       + ", it is not in your hand.")
+            elif cid in seat["hand"]:
+                msg = f"{cid} has already been played."
+            else:
+                msg = f"{cid} is not in your hand."
+            return self._no("card-in-hand", msg)
+        stage = self.stage()
+        if card.kind != "battle" and stage == 2 and any(CARDS[c].kind == "battle" for c in hand):
+            return self._no("second-card-battle", f"{rnd}: your second card must be a Battle card; "
+                            f"{KIND_NAME[card.kind]} cards are played as the third card.")
+        if card.kind == "battle":
+            return Verdict.legal(), ("battle", card)
+        side = self._side[p]
+        if card.kind == "warrior":
+            token = move["replace"]
+            if isinstance(token, list):
+                return self._no("warrior-card", f"{rnd}: a Warrior card replaces exactly one warrior, "
+                                "named as a string.")
+            if not isinstance(token, str):
+                return self._no("move-format", "play-warrior names the warrior to replace (a string).")
+            found = self._resolve(side, [token])
+            if isinstance(found, str):
+                return self._no("replace-own-warrior", f"{rnd}: {found}")
+            if token == cid:  # team play: a teammate's copy of the same Warrior card
+                return self._no("warrior-card", f"{rnd}: replacing {self._warrior_label(token)} with the same "
+                                "levelled warrior changes nothing.")
+            return Verdict.legal(), ("warrior", card, token, found[0])
+        swaps = move["swaps"]
+        if not isinstance(swaps, list):
+            return self._no("move-format", "play-army takes a list of swaps, e.g. "
+                            "[{\"replace\": \"blamtifa-thug\", \"with\": \"doctor-sickle\"}].")
+        pairs: list[tuple[str, str]] = []
+        for sw in swaps:
+            if not isinstance(sw, dict) or sw.keys() != {"replace", "with"} \
+                    or not isinstance(sw["replace"], str) or not isinstance(sw["with"], str):
+                return self._no("move-format", "Each swap is {\"replace\": <warrior>, \"with\": <warrior>}.")
+            pairs.append((sw["replace"], sw["with"]))
+        if len(pairs) > MAX_SWAPS:
+            return self._no("army-card", f"{rnd}: an Army card replaces at most {MAX_SWAPS} warriors, "
+                            f"not {len(pairs)}.")
+        pairs.sort()
+        withs = [w for _, w in pairs]
+        for w in withs:
+            if w not in card.army:
+                name = ROSTER.warrior_name.get(w, repr(w))
+                return self._no("army-card", f"{rnd}: {name} is not depicted on Army card {cid}.")
+        if len(set(withs)) != len(withs):
+            return self._no("army-card", f"{rnd}: each replacement uses a different warrior of the Army card.")
+        for t, w in pairs:
+            if t == w:
+                return self._no("army-card", f"{rnd}: replacing {ROSTER.warrior_name[w]} with "
+                                f"{ROSTER.warrior_name[w]} changes nothing.")
+        found = self._resolve(side, [t for t, _ in pairs])
+        if isinstance(found, str):
+            return self._no("replace-own-warrior", f"{rnd}: {found}")
+        return Verdict.legal(), ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
+
+    def _resolve(self, side: str, tokens: Sequence[str]) -> list[int] | str:
+        """Slot indexes for the tokens (first matching copy in table order), or why not."""
+        slots = self._warriors[side]
+        taken: list[int] = []
+        for token in tokens:
+            for n, slot in enumerate(slots):
+                if not slot["replaced"] and n not in taken and _token(slot) == token:
+                    taken.append(n)
+                    break
+            else:
+                other = OTHER_SIDE[side]
+                if ROSTER.warrior_side.get(token) == other or \
+                        (token in CARDS and CARDS[token].kind == "warrior" and CARDS[token].side == other):
+                    return (f"{self._warrior_label(token)} is a {other.capitalize()} warrior; you replace only "
+                            f"your own ({side.capitalize()}) warriors.")
+                if tokens.count(token) > 1 and any(_token(s) == token and not s["replaced"] for s in slots):
+                    return f"there are not {tokens.count(token)} copies of {self._warrior_label(token)} to replace."
+                return f"there is no {self._warrior_label(token)} of yours on the table to replace."
+        return taken
+
+    @staticmethod
+    def _warrior_label(token: str) -> str:
+        if token in ROSTER.warrior_name:
+            return ROSTER.warrior_name[token]
+        card = CARDS.get(token)
+        if card is not None and card.kind == "warrior" and card.warrior:
+            return f"{ROSTER.warrior_name[card.warrior]} Level {card.level} ({token})"
+        return repr(token)
+
+    # -- end ---------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self._phase == "over"
+
+    def result(self) -> Result | None:
+        if self._phase != "over":
+            return None
+        won = {s: sum(1 for r in self._rounds if r["winner"] == s) for s in SIDES}
+        power = {s: sum(int(r["totals"][s]) for r in self._rounds) for s in SIDES}
+        winning: str | None
+        if self._forfeited is not None:
+            winning, reason = OTHER_SIDE[self._side[self._forfeited]], "forfeit"
+        elif won["dark"] != won["light"]:
+            winning, reason = ("dark" if won["dark"] > won["light"] else "light"), "rounds"
+        elif power["dark"] != power["light"]:
+            winning, reason = ("dark" if power["dark"] > power["light"] else "light"), "power"
+        else:
+            winning, reason = None, "draw"
+        winners = [s for s in range(self._n) if self._side[s] == winning]
+        detail: JSONDict = {"sides": list(self._side), "rounds_won": won, "power": power,
+                            "winning_side": winning, "winners": winners, "forfeited_by": self._forfeited,
+                            "round_winners": [r["winner"] for r in self._rounds]}
+        return Result(winners[0] if winners else None, [won[s] for s in self._side], reason, detail)
+
+    # -- scoring -----------------------------------------------------------------
+    def breakdown(self) -> JSONDict:
+        """The current round's score breakdown (see :func:`scoring.score_round`)."""
+        return score_round(ROSTER, CARDS, self._table, self._warriors, self._items, self._opts)
+
+    def round_breakdown(self, round_number: int) -> JSONDict:
+        """The breakdown of a round already scored (1-based), or of the current round."""
+        for rec in self._rounds:
+            if rec["round"] == round_number:
+                return score_round(ROSTER, CARDS, rec["table"], rec["warriors"], rec["items"], self._opts)
+        if round_number == self._round and self._phase != "over":
+            return self.breakdown()
+        raise ValueError(f"round {round_number} has not been played")
+
+    def default_move(self) -> Move | None:
+        """A sensible move for a simulated player where the rules leave a choice with a default
+        (A-12: nullify the lowest item); otherwise the first legal move."""
+        moves = self.legal_moves()
+        return moves[0] if moves else None
+
+    # -- data --------------------------------------------------------------------
+    def clone(self) -> "TTCState":
+        return self.game.state_from_json(self.to_json())
+
+    def setup(self) -> JSONDict:
+        result: JSONDict = _copy(self._setup)
+        return result
+
+    def options(self) -> JSONDict:
+        return dict(self._opts)
+
+    def num_players(self) -> int:
+        return self._n
+
+    def to_json(self) -> JSONDict:
+        return {
+            "game": self.game.id,
+            "options": dict(self._opts),
+            "num_players": self._n,
+            "setup": _copy(self._setup),
+            "round": self._round,
+            "phase": self._phase,
+            "step": self._step,
+            "hands": [list(h) for h in self._hands],
+            "table": _copy(self._table),
+            "warriors": _copy(self._warriors),
+            "items": _copy(self._items),
+            "rounds": _copy(self._rounds),
+            "forfeited": self._forfeited,
+        }
+
+    def observation(self, player: int) -> JSONDict:
+        """What ``player`` sees: own hand; others' hands only with open_hands; starting cards of
+        rounds not yet begun only with starting_face_up (hidden from their owner too, TTC-8)."""
+        open_hands = bool(self._opts["open_hands"])
+        face_up = bool(self._opts["starting_face_up"])
+        flipped = ROUNDS if self._phase == "over" else self._round
+        starters = [[c if (face_up or r < flipped) else None for r, c in enumerate(seat["starters"])]
+                    for seat in self._setup["seats"]]
+        return {
+            "game": self.game.id,
+            "player": player,
+            "side": self._side[player],
+            "sides": list(self._side),
+            "options": dict(self._opts),
+            "num_players": self._n,
+            "coin": self._setup["coin"],
+            "round": self._round,
+            "phase": self._phase,
+            "step": self._step,
+            "current_player": self.current_player(),
+            "hands": [list(h) if (p == player or open_hands) else None for p, h in enumerate(self._hands)],
+            "hand_counts": [len(h) for h in self._hands],
+            "starters": starters,
+            "table": _copy(self._table),
+            "warriors": _copy(self._warriors),
+            "items": _copy(self._items),
+            "rounds": _copy(self._rounds),
+            "forfeited": self._forfeited,
+        }
+
+    def describe_move(self, move: Move) -> str:
+        p = self.current_player()
+        who = f"Seat {p} ({self._side[p].capitalize()})" if p is not None else "Nobody"
+        if not isinstance(move, dict):
+            return f"{who}: {move!r}"
+        mtype = move.get("type")
+        cid = move.get("card")
+        card = CARDS.get(cid) if isinstance(cid, str) else None
+        if mtype == "forfeit":
+            return f"{who} concedes the game"
+        if mtype == "nullify-item":
+            return f"{who} nullifies {ROSTER.item_name.get(move.get('item', ''), move.get('item'))}"
+        if card is not None and mtype in PLAY_TYPES:
+            text = f"{who} plays {card.describe(ROSTER)}"
+            if mtype == "play-warrior":
+                text += f", replacing {self._warrior_label(str(move.get('replace')))}"
+            elif mtype == "play-army":
+                swaps = move.get("swaps") or []
+                if isinstance(swaps, list) and swaps:
+                    text += ", replacing " + " and ".join(
+                        f"{self._warrior_label(str(s.get('replace')))} with {self._warrior_label(str(s.get('with')))}"
+                        for s in swaps if isinstance(s, dict))
+                else:
+                    text += " without replacing anyone"
+            return text
+        return f"{who}: {super().describe_move(move)}"
+
+
+GAME = TwinTowerCity()
+
+
+def random_playout(seed: int = 0, options: Mapping[str, Any] | None = None, num_players: int | None = None,
+                   move_seed: int | None = None) -> tuple[TTCState, int]:
+    """Play one game with uniformly random legal moves; returns the final state and the move count."""
+    state = GAME.new_state(seed=seed, options=options, num_players=num_players)
+    rng = random.Random(seed if move_seed is None else move_seed)
+    moves = 0
+    while not state.is_terminal():
+        legal = state.legal_moves()
+        state.apply(legal[rng.randrange(len(legal))])
+        moves += 1
+    return state, moves
+
+
+def benchmark(games: int = 200, options: Mapping[str, Any] | None = None,
+              num_players: int | None = None) -> dict[str, float]:
+    """Random playouts per second and moves per second (for the lead's benchmark)."""
+    import time
+
+    start = time.perf_counter()
+    total = 0
+    for g in range(games):
+        total += random_playout(g, options, num_players)[1]
+    elapsed = time.perf_counter() - start
+    return {"games": games, "moves": total, "seconds": elapsed,
+            "games_per_second": games / elapsed, "moves_per_second": total / elapsed}

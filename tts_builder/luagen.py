@@ -1,0 +1,148 @@
+"""Render the generated Lua and XmlUI from the Jinja2 templates in ``lua_templates/``.
+
+Layout of the templates (the pipeline knows nothing game-specific)::
+
+    lua_templates/runtime/*.lua.j2          shared: util (JSON, helpers), the recorder
+    lua_templates/games/<game-id>/rules.lua.j2   the rules module, mirror of rules/<game>/
+    lua_templates/games/<game-id>/table.lua.j2   TTS events -> moves for that game
+    lua_templates/games/<game-id>/ui.xml.j2      the XmlUI panel
+
+Game data reaches the templates through ``Game.lua_context()`` (read from the
+same data file as the Python engine) and the ``lua`` filter, which writes any
+JSON-like value as a deterministic Lua literal::
+
+    >>> lua_literal({"b": [1, "x"], "a": True})
+    '{ a = true, b = { 1, "x" } }'
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Mapping
+
+import jinja2
+
+import rules
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_LUA_KEYWORDS = frozenset(
+    "and break do else elseif end false for function goto if in local nil not or repeat return then true "
+    "until while".split())
+
+
+def lua_string(text: str) -> str:
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif code < 32 or code == 127:
+            out.append(f"\\{code:03d}")
+        elif code > 127:  # Lua 5.2 has no \u escape; write the UTF-8 bytes
+            out.extend(f"\\{b:03d}" for b in ch.encode("utf-8"))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def lua_literal(value: Any) -> str:
+    """A Lua literal for a JSON-like value; dict keys sorted, so output is stable."""
+    if value is None:
+        return "nil"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("NaN and infinity have no Lua literal here")
+        return repr(value)
+    if isinstance(value, str):
+        return lua_string(value)
+    if isinstance(value, Mapping):
+        parts = []
+        for key in sorted(value, key=str):
+            if isinstance(key, str) and _IDENT.match(key) and key not in _LUA_KEYWORDS:
+                parts.append(f"{key} = {lua_literal(value[key])}")
+            else:
+                k = lua_literal(key) if isinstance(key, (int, str)) else lua_string(str(key))
+                parts.append(f"[{k}] = {lua_literal(value[key])}")
+        return "{ " + ", ".join(parts) + " }" if parts else "{}"
+    if isinstance(value, (list, tuple)):
+        return "{ " + ", ".join(lua_literal(v) for v in value) + " }" if value else "{}"
+    raise TypeError(f"no Lua literal for {type(value).__name__}")
+
+
+def _load_template(name: str) -> tuple[str, str, Any]:
+    path = resources.files("lua_templates").joinpath(name)
+    if not path.is_file():
+        raise jinja2.TemplateNotFound(name)
+    return path.read_text("utf-8"), name, lambda: True
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FunctionLoader(_load_template), undefined=jinja2.StrictUndefined,
+                             keep_trailing_newline=True, autoescape=False)
+    env.filters["lua"] = lua_literal
+    env.filters["lua_string"] = lua_string
+    return env
+
+
+def game_template(game_id: str, name: str) -> str:
+    return f"games/{game_id}/{name}"
+
+
+def has_template(game_id: str, name: str) -> bool:
+    return resources.files("lua_templates").joinpath(game_template(game_id, name)).is_file()
+
+
+def context(game_id: str, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    game = rules.get_game(game_id)
+    ctx: dict[str, Any] = {"game_id": game.id, "game_name": game.name,
+                           "rule_sections": {k: r.section for k, r in game.rules.items()}}
+    ctx.update(game.lua_context())
+    ctx.update(extra or {})
+    return ctx
+
+
+def render(name: str, ctx: Mapping[str, Any]) -> str:
+    return environment().get_template(name).render(**ctx)
+
+
+def render_rules_lua(game_id: str) -> str:
+    """The rules module alone (util + rules), a chunk returning the Rules table.
+
+    This is what ``check-lua`` loads; the Global script embeds the same text.
+    """
+    ctx = context(game_id)
+    return (render("runtime/util.lua.j2", ctx) + "\n"
+            + render(game_template(game_id, "rules.lua.j2"), ctx) + "\n"
+            + render("runtime/judge.lua.j2", ctx) + "\nRules.json = U.json\nreturn Rules\n")
+
+
+def render_global_lua(game_id: str, table: Mapping[str, Any]) -> str:
+    """The Global script: util, rules, the recorder runtime and the game's table glue.
+
+    ``table`` describes the built table (GUIDs of zones, decks, seat colours…)
+    as the save builder laid it out.
+    """
+    ctx = context(game_id, {"table": table})
+    parts = [render("runtime/header.lua.j2", ctx), render("runtime/util.lua.j2", ctx),
+             render(game_template(game_id, "rules.lua.j2"), ctx), render("runtime/judge.lua.j2", ctx),
+             render("runtime/recorder.lua.j2", ctx),
+             render(game_template(game_id, "table.lua.j2"), ctx)]
+    return "\n".join(parts)
+
+
+def render_ui_xml(game_id: str, table: Mapping[str, Any]) -> str:
+    return render(game_template(game_id, "ui.xml.j2"), context(game_id, {"table": table}))
