@@ -1,0 +1,1 @@
+"""Art sources, one folder per game (shipped as the ``art_src`` package)."""

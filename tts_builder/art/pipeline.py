@@ -1,0 +1,427 @@
+"""The art pipeline: art source + component rows -> card pictures -> TTS sheets + manifest.
+
+:func:`render_game_art` writes everything into ``<out_dir>/<game_id>/images/``:
+
+* ``<deck>-<n>.png``: face sheets (``n`` from 1), one cell per card *design*;
+* ``<deck>-back.png``: the single back, or ``<deck>-<n>-back.png`` back sheets on
+  the same grid when the deck has unique backs;
+* ``<key>.png`` (and ``<key>-back.png``): standalone components (boards, tokens);
+* ``thumbnail.png``: 256 x 256, a few cards on a background;
+* ``manifest.json``: :class:`ArtManifest`, with every path relative to ``images/``.
+
+Card pictures are cached in ``<out_dir>/<game_id>/art-cache/`` under the digest
+of everything that draws them; output images are rewritten only when their
+inputs change. PNGs are written atomically with fixed options, so the same inputs
+give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+import PIL
+from PIL import Image, ImageDraw
+
+from tts_builder.art.render import (RENDERER_VERSION, CardCache, CardJob, card_context, evaluate, fit_text, font,
+                                    png_bytes, render_template, rotated, scale_to, trim)
+from tts_builder.art.sheets import SheetPlan, compose_sheet, plan_sheets
+from tts_builder.art.source import ArtSource, ComponentRow, DeckSpec, Layout, StandaloneSpec, canonical_digest, \
+    load_art_source, mm_to_px
+from tts_builder.errors import InputError
+from tts_builder.fileio import atomic_write_bytes, atomic_write_json
+
+MANIFEST = "manifest.json"
+THUMBNAIL = "thumbnail.png"
+THUMBNAIL_SIZE = 256
+CACHE_DIR = "art-cache"
+_PACK_VERSION = "2"  # bump when sheet, back or thumbnail composition changes: outputs are rewritten
+
+Progress = Callable[[str], None]
+
+
+# --------------------------------------------------------------------------- manifest
+
+
+@dataclass(frozen=True)
+class CardSlot:
+    """Where a card design sits: sheet index in its deck, 0-based row-major slot."""
+
+    sheet: int
+    slot: int
+
+
+@dataclass(frozen=True)
+class SheetArt:
+    """One TTS ``CustomDeck`` entry's worth of images."""
+
+    face: str
+    back: str
+    num_width: int
+    num_height: int
+    back_is_hidden: bool
+    unique_back: bool
+    card_width: int
+    card_height: int
+    width: int
+    height: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DeckArt:
+    key: str
+    name: str
+    sheets: tuple[SheetArt, ...]
+    slots: Mapping[str, CardSlot]
+    copies: Mapping[str, tuple[str, ...]]  # design key -> physical card ids
+
+    def card_id(self, key: str, custom_deck_keys: Sequence[int]) -> int:
+        """``CardID`` of design ``key`` when sheet ``i`` is ``CustomDeck`` key ``custom_deck_keys[i]``."""
+        slot = self.slots[key]
+        return custom_deck_keys[slot.sheet] * 100 + slot.slot
+
+
+@dataclass(frozen=True)
+class StandaloneArt:
+    key: str
+    kind: str
+    face: str
+    back: str | None
+    width: int
+    height: int
+    copies: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    inputs: str  # digest of what the file was made from
+    sha256: str  # digest of the file's bytes
+
+
+@dataclass(frozen=True)
+class ArtManifest:
+    game_id: str
+    decks: Mapping[str, DeckArt]
+    standalone: Mapping[str, StandaloneArt]
+    thumbnail: str | None
+    rendered: int
+    reused: int
+    files: Mapping[str, FileRecord] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (paths relative to the ``images/`` folder)."""
+        return {
+            "format": 1,
+            "game_id": self.game_id,
+            "renderer": RENDERER_VERSION,
+            "decks": {
+                k: {
+                    "name": d.name,
+                    "sheets": [{
+                        "face": s.face, "back": s.back, "num_width": s.num_width, "num_height": s.num_height,
+                        "back_is_hidden": s.back_is_hidden, "unique_back": s.unique_back,
+                        "card_width": s.card_width, "card_height": s.card_height,
+                        "width": s.width, "height": s.height, "cards": list(s.cards),
+                    } for s in d.sheets],
+                    "slots": {key: {"sheet": v.sheet, "slot": v.slot} for key, v in d.slots.items()},
+                    "copies": {key: list(v) for key, v in d.copies.items()},
+                } for k, d in self.decks.items()
+            },
+            "standalone": {
+                k: {"kind": s.kind, "face": s.face, "back": s.back, "width": s.width, "height": s.height,
+                    "copies": list(s.copies)}
+                for k, s in self.standalone.items()
+            },
+            "thumbnail": self.thumbnail,
+            "rendered": self.rendered,
+            "reused": self.reused,
+            "files": {k: {"inputs": f.inputs, "sha256": f.sha256} for k, f in self.files.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ArtManifest:
+        """Inverse of :meth:`to_json`."""
+        try:
+            return cls(
+                game_id=data["game_id"],
+                decks={
+                    k: DeckArt(
+                        key=k,
+                        name=d["name"],
+                        sheets=tuple(SheetArt(**{**s, "cards": tuple(s["cards"])}) for s in d["sheets"]),
+                        slots={key: CardSlot(**v) for key, v in d["slots"].items()},
+                        copies={key: tuple(v) for key, v in d["copies"].items()},
+                    ) for k, d in data["decks"].items()
+                },
+                standalone={k: StandaloneArt(key=k, **{**s, "copies": tuple(s["copies"])})
+                            for k, s in data["standalone"].items()},
+                thumbnail=data["thumbnail"],
+                rendered=data["rendered"],
+                reused=data["reused"],
+                files={k: FileRecord(**v) for k, v in data.get("files", {}).items()},
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise InputError(f"{MANIFEST}: not an art manifest ({type(exc).__name__}: {exc})") from None
+
+
+def images_dir(out_dir: Path, game_id: str) -> Path:
+    return Path(out_dir) / game_id / "images"
+
+
+def load_manifest(out_dir: Path, game_id: str) -> ArtManifest:
+    """Read ``<out_dir>/<game_id>/images/manifest.json``."""
+    from tts_builder.fileio import load_json_file
+    return ArtManifest.from_json(load_json_file(images_dir(out_dir, game_id) / MANIFEST))
+
+
+# --------------------------------------------------------------------------- output files
+
+
+class _Writer:
+    """Writes output images only when their inputs changed (checked against the last manifest)."""
+
+    def __init__(self, folder: Path, previous: Mapping[str, FileRecord], say: Progress):
+        self.folder, self.previous, self.say = folder, previous, say
+        self.records: dict[str, FileRecord] = {}
+
+    def image(self, name: str, inputs: Any, make: Callable[[], Image.Image]) -> None:
+        if name in self.records or name == MANIFEST:
+            raise InputError(f"two outputs would both be written to images/{name}: rename a deck or component key")
+        digest = canonical_digest({"pack": _PACK_VERSION, "pillow": PIL.__version__, "inputs": inputs})
+        path = self.folder / name
+        prev = self.previous.get(name)
+        if prev is not None and prev.inputs == digest and path.is_file():
+            if hashlib.sha256(path.read_bytes()).hexdigest() == prev.sha256:
+                self.records[name] = prev
+                return
+        self.say(f"write {name}")
+        data = png_bytes(make())
+        atomic_write_bytes(path, data)
+        self.records[name] = FileRecord(digest, hashlib.sha256(data).hexdigest())
+
+
+def _previous_files(folder: Path) -> dict[str, FileRecord]:
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        return {k: FileRecord(str(v["inputs"]), str(v["sha256"])) for k, v in data["files"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+# --------------------------------------------------------------------------- grouping rows
+
+
+def _assign_rows(source: ArtSource) -> tuple[dict[str, list[ComponentRow]], list[tuple[StandaloneSpec, ComponentRow]]]:
+    """Each row goes to exactly one deck or standalone group, or it is an error."""
+    decks: dict[str, list[ComponentRow]] = {d.key: [] for d in source.decks}
+    standalone: list[tuple[StandaloneSpec, ComponentRow]] = []
+    for row in source.rows:
+        ctx = {**row.fields, "row": dict(row.fields), "game": dict(source.game)}
+        hits: list[DeckSpec | StandaloneSpec] = []
+        groups: list[DeckSpec | StandaloneSpec] = [*source.decks, *source.standalone]
+        for group in groups:
+            if row.kind in group.kinds and (group.where is None or evaluate(group.where, ctx, f"{source.origin}: where")):
+                hits.append(group)
+        if len(hits) != 1:
+            what = "no deck or standalone group" if not hits else f"{len(hits)} groups"
+            raise InputError(f"{source.components}: row {row.key!r} (kind {row.kind!r}) is in {what} of {source.origin}")
+        hit = hits[0]
+        if isinstance(hit, DeckSpec):
+            decks[hit.key].append(row)
+        else:
+            standalone.append((hit, row))
+    for key, rows in decks.items():
+        if not rows:
+            raise InputError(f"{source.origin}: deck {key!r} matches no component row")
+    return decks, standalone
+
+
+def _same_size(source: ArtSource, layouts: Sequence[Layout], deck: str) -> tuple[float, float]:
+    sizes = {layout.size_mm for layout in layouts}
+    if len(sizes) != 1:
+        names = ", ".join(sorted({f"{l.name} {l.size_mm[0]:g}x{l.size_mm[1]:g} mm" for l in layouts}))
+        raise InputError(f"{source.origin}: deck {deck!r} mixes card sizes ({names}); a TTS deck has one size")
+    return next(iter(sizes))
+
+
+def _fit_px(size: tuple[int, int], max_px: int) -> tuple[int, int]:
+    w, h = size
+    scale = min(1.0, max_px / w, max_px / h)
+    return (max(1, math.floor(w * scale)), max(1, math.floor(h * scale)))
+
+
+# --------------------------------------------------------------------------- the pipeline
+
+
+def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = None,
+                    art_root: Traversable | Path | None = None) -> ArtManifest:
+    """Render all of a game's art into ``<out_dir>/<game_id>/images/`` and return the manifest.
+
+    ``art_root`` replaces the shipped ``art_src`` folder (tests, other
+    projects). Unknown games and bad sources raise :class:`InputError`.
+    """
+    source = load_art_source(game_id, root=art_root)
+    say: Progress = progress or (lambda _msg: None)
+    base = Path(out_dir) / game_id
+    folder = base / "images"
+    cache = CardCache(base / CACHE_DIR, source, progress)
+    previous = _previous_files(folder)
+    writer = _Writer(folder, previous, say)
+    deck_rows, standalone_rows = _assign_rows(source)
+    tts = source.tts
+    empty = source.color(tts.empty_cell, "tts.empty_cell")
+    faces: dict[str, CardJob] = {}  # design key -> face job (for the thumbnail)
+
+    def picture(job: CardJob, size: tuple[int, int]) -> Image.Image:
+        return scale_to(trim(cache.image(job.digest), job.layout, source.dpi), size)
+
+    decks: dict[str, DeckArt] = {}
+    for deck in source.decks:
+        rows = deck_rows[deck.key]
+        back_layout = source.layouts[deck.back]
+        hidden_layout = source.layouts[deck.hidden] if deck.hidden else back_layout
+        used = [source.layout_for(r) for r in rows] + [back_layout]
+        if not deck.back_is_hidden:
+            used.append(hidden_layout)
+        w_mm, h_mm = _same_size(source, used, deck.key)
+        face_jobs = {r.key: cache.job(source.layout_for(r), r, deck.key, f"{deck.key}/{r.key}") for r in rows}
+        faces.update(face_jobs)
+        if deck.unique_back:
+            back_jobs = {r.key: cache.job(back_layout, r, deck.key, f"{deck.key}/{r.key} back") for r in rows}
+        single_back = cache.job(back_layout, None, deck.key, f"{deck.key}/back")
+        hidden = None if deck.back_is_hidden else cache.job(hidden_layout, None, deck.key, f"{deck.key}/hidden")
+        for job in [*face_jobs.values(), *(back_jobs.values() if deck.unique_back else [single_back]),
+                    *([hidden] if hidden else [])]:
+            cache.ensure(job)
+        card_px = (mm_to_px(w_mm, tts.dpi), mm_to_px(h_mm, tts.dpi))
+        plans = plan_sheets([r.key for r in rows], *card_px, back_is_hidden=deck.back_is_hidden,
+                            max_px=tts.max_sheet_px)
+        back_name = f"{deck.key}-back.png"
+        if not deck.unique_back:
+            back_px = _fit_px(card_px, tts.max_sheet_px)
+            writer.image(back_name, {"back": single_back.digest, "size": back_px},
+                         lambda: picture(single_back, back_px))
+        sheets: list[SheetArt] = []
+        slots: dict[str, CardSlot] = {}
+        for n, plan in enumerate(plans):
+            face_name = f"{deck.key}-{n + 1}.png"
+            cell = (plan.cell_width, plan.cell_height)
+
+            def sheet_inputs(jobs: Mapping[str, CardJob], plan: SheetPlan = plan) -> dict[str, Any]:
+                return {"grid": [plan.num_width, plan.num_height, plan.cell_width, plan.cell_height],
+                        "cards": [jobs[k].digest for k in plan.cards], "back_is_hidden": plan.back_is_hidden,
+                        "hidden": hidden.digest if hidden else None, "empty": list(empty)}
+
+            def make(jobs: Mapping[str, CardJob], plan: SheetPlan = plan,
+                     cell: tuple[int, int] = cell) -> Callable[[], Image.Image]:
+                return lambda: compose_sheet(plan, [picture(jobs[k], cell) for k in plan.cards],
+                                             hidden=picture(hidden, cell) if hidden else None, empty=empty)
+
+            writer.image(face_name, sheet_inputs(face_jobs), make(face_jobs))
+            if deck.unique_back:
+                back_name = f"{deck.key}-{n + 1}-back.png"
+                writer.image(back_name, sheet_inputs(back_jobs), make(back_jobs))
+            sheets.append(SheetArt(
+                face=face_name, back=back_name, num_width=plan.num_width, num_height=plan.num_height,
+                back_is_hidden=deck.back_is_hidden, unique_back=deck.unique_back,
+                card_width=plan.cell_width, card_height=plan.cell_height, width=plan.width, height=plan.height,
+                cards=plan.cards))
+            for slot, key in enumerate(plan.cards):
+                slots[key] = CardSlot(n, slot)
+        decks[deck.key] = DeckArt(deck.key, deck.name, tuple(sheets), slots,
+                                  {r.key: tuple(r.ids) for r in rows})
+
+    standalone: dict[str, StandaloneArt] = {}
+    for group, row in standalone_rows:
+        layout = source.layout_for(row)
+        face_job = cache.job(layout, row, None, row.key)
+        faces[row.key] = face_job
+        back_job = cache.job(source.layouts[group.back], row, None, f"{row.key} back") if group.back else None
+        size = _fit_px((mm_to_px(layout.size_mm[0], tts.dpi), mm_to_px(layout.size_mm[1], tts.dpi)),
+                       tts.max_sheet_px)
+        for job in [face_job, *([back_job] if back_job else [])]:
+            cache.ensure(job)
+        writer.image(f"{row.key}.png", {"face": face_job.digest, "size": size},
+                     partial(picture, face_job, size))
+        back_file = None
+        if back_job is not None:
+            back_file = f"{row.key}-back.png"
+            writer.image(back_file, {"back": back_job.digest, "size": size},
+                         partial(picture, back_job, size))
+        standalone[row.key] = StandaloneArt(row.key, row.kind, f"{row.key}.png", back_file, size[0], size[1],
+                                            tuple(row.ids))
+
+    thumbnail = None
+    if source.thumbnail is not None:
+        spec = source.thumbnail
+        jobs = [faces[k] for k in spec.cards if k in faces]
+        missing = [k for k in spec.cards if k not in faces]
+        if missing:
+            raise InputError(f"{source.origin}: thumbnail.cards: {missing[0]!r} is not drawn in any deck")
+        title = render_template(spec.title, {"game": dict(source.game)}, "thumbnail.title") if spec.title else None
+        inputs = {"cards": [j.digest for j in jobs], "background": source.color(spec.background, "thumbnail"),
+                  "title": title, "title_color": source.color(spec.title_color, "thumbnail")}
+        writer.image(THUMBNAIL, inputs, lambda: _thumbnail(source, [(j, cache.image(j.digest)) for j in jobs], title))
+        thumbnail = THUMBNAIL
+
+    for name in sorted(set(previous) - set(writer.records)):
+        stale = folder / Path(name).name
+        if stale.is_file():
+            say(f"remove {name}")
+            stale.unlink()
+    cache.prune()
+    manifest = ArtManifest(game_id=game_id, decks=decks, standalone=standalone, thumbnail=thumbnail,
+                           rendered=cache.rendered, reused=cache.reused, files=dict(sorted(writer.records.items())))
+    atomic_write_json(folder / MANIFEST, manifest.to_json())
+    return manifest
+
+
+def _thumbnail(source: ArtSource, cards: Sequence[tuple[CardJob, Image.Image]], title: str | None) -> Image.Image:
+    """A 256 x 256 composition: the cards fanned out on the background, the title below."""
+    assert source.thumbnail is not None
+    size = THUMBNAIL_SIZE
+    img = Image.new("RGB", (size, size), source.color(source.thumbnail.background, "thumbnail.background"))
+    area_h = size - (44 if title else 8)
+    n = len(cards)
+    placed = [((i - (n - 1) / 2) / ((n - 1) / 2) if n > 1 else 0.0, job, pic)  # t: -1 (left) .. 1 (right)
+              for i, (job, pic) in enumerate(cards)]
+    for t, job, pic in sorted(placed, key=lambda p: -abs(p[0])):  # outer cards first, the middle on top
+        card = trim(pic, job.layout, source.dpi)
+        h = round(area_h * 0.8)
+        w = max(1, round(card.width * h / card.height))
+        card = card.resize((w, h), Image.Resampling.LANCZOS)
+        out, mask = rotated(card, -10.0 * t)
+        cx = size / 2 + t * size * 0.25
+        cy = 4 + area_h / 2 + abs(t) * 5
+        img.paste(out, (round(cx - out.width / 2), round(cy - out.height / 2)), mask)
+    if title:
+        box_w, box_h = size - 16, 34
+        fitted = fit_text(title, box_w, box_h, size_px=30, min_size_px=10)
+        x = 8 + (box_w - fitted.width) // 2 - fitted.bbox[0]
+        y = size - 8 - box_h + (box_h - fitted.height) // 2 - fitted.bbox[1]
+        ImageDraw.Draw(img).text((x, y), fitted.text, font=font(fitted.size_px),
+                                 fill=source.color(source.thumbnail.title_color, "thumbnail.title_color"))
+    return img
+
+
+def render_sheets_command(game_id: str, out_root: Path) -> int:
+    """Body of ``tts-builder sheets GAME``: render, print one summary line, return 0.
+
+    :class:`InputError` propagates (the CLI prints it as one line, exit 2).
+    """
+    manifest = render_game_art(game_id, Path(out_root))
+    sheets = sum(len(d.sheets) for d in manifest.decks.values())
+    designs = sum(len(d.slots) for d in manifest.decks.values())
+    cards = sum(len(ids) for d in manifest.decks.values() for ids in d.copies.values())
+    print(f"{game_id}: {designs} card designs ({cards} cards) on {sheets} sheet(s) in {len(manifest.decks)} deck(s), "
+          f"{len(manifest.standalone)} standalone image(s); {manifest.rendered} rendered, {manifest.reused} reused "
+          f"-> {images_dir(Path(out_root), game_id) / MANIFEST}")
+    return 0

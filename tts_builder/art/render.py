@@ -1,0 +1,538 @@
+"""Pillow renderer: one component row + one layout -> one RGB image (bleed included).
+
+Geometry in a layout is in mm from the top-left of the cut box (negative values
+reach into the bleed), fonts in pt, both turned into pixels at the art source's
+DPI. Any string field holding ``{{`` or ``{%`` is a Jinja2 template over the row's
+fields (plus ``row``, ``game``, ``vars``, ``deck`` and, inside ``repeat``, ``i``).
+Fonts come from Pillow only (``ImageFont.load_default(size=...)``, Aileron
+Regular) laid out with the basic engine, so output does not depend on the system
+fonts or on whether libraqm is installed.
+
+:class:`CardCache` makes rendering incremental: each picture is stored under its
+:func:`job_digest` (layout, row fields, palette, shapes, DPI, renderer version,
+Pillow version) and is not drawn again while that digest is unchanged.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import PIL
+from jinja2 import StrictUndefined, Template, TemplateError
+from jinja2.sandbox import SandboxedEnvironment
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from tts_builder.art.source import RGB, ArtSource, ComponentRow, Layout, canonical_digest, mm_to_px
+from tts_builder.errors import InputError
+from tts_builder.fileio import atomic_write_bytes
+
+#: Bump when the drawing code changes what a layout looks like: every cached card is redrawn.
+RENDERER_VERSION = "1"
+
+PT_PER_INCH = 72.0
+_ENV = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
+_TRANSPOSE = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
+
+
+# --------------------------------------------------------------------------- templates
+
+
+@lru_cache(maxsize=2048)
+def _template(text: str) -> Template:
+    return _ENV.from_string(text)
+
+
+@lru_cache(maxsize=512)
+def _expression(text: str) -> Callable[..., Any]:
+    return _ENV.compile_expression(text)
+
+
+def render_template(text: str, ctx: Mapping[str, Any], where: str) -> str:
+    """Render ``text`` if it is a template; plain strings pass through."""
+    if "{{" not in text and "{%" not in text:
+        return text
+    try:
+        return _template(text).render(ctx)
+    except TemplateError as exc:
+        raise InputError(f"{where}: template {text!r}: {exc}") from None
+
+
+def evaluate(expression: str, ctx: Mapping[str, Any], where: str) -> Any:
+    """Evaluate a Jinja2 expression (``when``, deck ``where``)."""
+    try:
+        return _expression(expression)(**ctx)
+    except TemplateError as exc:
+        raise InputError(f"{where}: expression {expression!r}: {exc}") from None
+
+
+def card_context(source: ArtSource, layout: Layout, row: ComponentRow | None, deck: str | None) -> dict[str, Any]:
+    """Template context: the row's fields, then the reserved names."""
+    fields = dict(row.fields) if row is not None else {}
+    return {**fields, "row": fields, "game": dict(source.game), "vars": dict(layout.vars), "deck": deck}
+
+
+# --------------------------------------------------------------------------- fonts and text
+
+
+@lru_cache(maxsize=256)
+def font(size_px: int) -> ImageFont.FreeTypeFont:
+    """Pillow's built-in scalable font at ``size_px``, basic layout (deterministic)."""
+    base = ImageFont.load_default(size=max(1, size_px))
+    if not isinstance(base, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
+        raise InputError("Pillow was built without FreeType: scalable fonts are unavailable")
+    return base.font_variant(layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=1)
+def _notdef() -> bytes:
+    return bytes(font(24).getmask("\uffff"))
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(char: str) -> bool:
+    """Whether the built-in font draws ``char`` (it covers ASCII and a few signs)."""
+    return char.isspace() or bytes(font(24).getmask(char)) != _notdef()
+
+
+@dataclass(frozen=True)
+class FittedText:
+    """Text laid out in a box: the (wrapped) text, its size and its ink box."""
+
+    text: str
+    size_px: int
+    spacing_px: int
+    stroke_px: int
+    bbox: tuple[int, int, int, int]  # ink box when drawn at (0, 0)
+    fits: bool
+
+    @property
+    def width(self) -> int:
+        return self.bbox[2] - self.bbox[0]
+
+    @property
+    def height(self) -> int:
+        return self.bbox[3] - self.bbox[1]
+
+
+def _wrap(text: str, fnt: ImageFont.FreeTypeFont, width: int, stroke: int) -> str:
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split(" ")
+        line = ""
+        for word in words:
+            trial = word if not line else f"{line} {word}"
+            if not line or fnt.getlength(trial) + 2 * stroke <= width:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def measure(text: str, size_px: int, *, spacing_px: int = 0, stroke_px: int = 0,
+            align: str = "left") -> tuple[int, int, int, int]:
+    """Ink box of ``text`` drawn at (0, 0) (``ImageDraw.multiline_textbbox``)."""
+    box = _MEASURE.multiline_textbbox((0, 0), text, font=font(size_px), spacing=spacing_px, align=align,
+                                      stroke_width=stroke_px)
+    return (int(box[0]), int(box[1]), int(box[2]), int(box[3]))
+
+
+def fit_text(text: str, box_w: int, box_h: int, *, size_px: int, min_size_px: int | None = None,
+             wrap: bool = False, line_spacing: float = 1.0, stroke_px: int = 0,
+             align: str = "left") -> FittedText:
+    """Lay out ``text`` in a ``box_w`` x ``box_h`` box.
+
+    Without ``min_size_px`` the text keeps ``size_px``. With it, the text shrinks
+    (largest size first, found by bisection) until its ink box fits the box; if
+    even ``min_size_px`` does not fit, it is laid out at ``min_size_px`` with
+    ``fits=False``. ``wrap`` breaks lines at spaces to the box width at each size.
+    """
+    def layout(size: int) -> FittedText:
+        stroke = max(0, round(stroke_px * size / size_px)) if size_px else stroke_px
+        spacing = round(size * (line_spacing - 1.0) + size * 0.15)
+        body = _wrap(text, font(size), box_w, stroke) if wrap else text
+        bbox = measure(body, size, spacing_px=spacing, stroke_px=stroke, align=align)
+        ok = bbox[2] - bbox[0] <= box_w and bbox[3] - bbox[1] <= box_h
+        return FittedText(body, size, spacing, stroke, bbox, ok)
+
+    size_px = max(1, int(size_px))
+    first = layout(size_px)
+    if first.fits or min_size_px is None:
+        return first
+    lo, hi = max(1, min(int(min_size_px), size_px)), size_px - 1
+    best = layout(lo)
+    if not best.fits:
+        return best
+    while lo < hi:  # invariant: layout(lo) fits; find the largest size that fits
+        mid = (lo + hi + 1) // 2
+        trial = layout(mid)
+        if trial.fits:
+            lo, best = mid, trial
+        else:
+            hi = mid - 1
+    return best
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+@dataclass(frozen=True)
+class CardGeometry:
+    """Pixel geometry of a layout at a DPI: the canvas includes the bleed."""
+
+    width: int
+    height: int
+    cut: tuple[int, int, int, int]  # left, top, right, bottom (exclusive)
+    safe: tuple[int, int, int, int]
+
+    @property
+    def cut_size(self) -> tuple[int, int]:
+        return (self.cut[2] - self.cut[0], self.cut[3] - self.cut[1])
+
+
+def geometry(layout: Layout, dpi: float) -> CardGeometry:
+    cw, ch = mm_to_px(layout.size_mm[0], dpi), mm_to_px(layout.size_mm[1], dpi)
+    b, s = mm_to_px(layout.bleed_mm, dpi), mm_to_px(layout.safe_mm, dpi)
+    return CardGeometry(cw + 2 * b, ch + 2 * b, (b, b, b + cw, b + ch), (b + s, b + s, b + cw - s, b + ch - s))
+
+
+class _Mapper:
+    """Layer coordinates -> canvas pixels (mm on the card, unit box inside a shape)."""
+
+    def __init__(self, ox: float, oy: float, sx: float, sy: float, px_per_mm: float,
+                 named: Mapping[str, tuple[float, float, float, float]]):
+        self.ox, self.oy, self.sx, self.sy, self.k, self.named = ox, oy, sx, sy, px_per_mm, named
+
+    def point(self, x: float, y: float, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float]:
+        return (self.ox + x * self.sx + dx * self.k, self.oy + y * self.sy + dy * self.k)
+
+    def box(self, box: Any, dx: float = 0.0, dy: float = 0.0) -> tuple[int, int, int, int]:
+        x, y, w, h = self.named[box] if isinstance(box, str) else box
+        x0, y0 = self.point(x, y, dx, dy)
+        x1, y1 = self.point(x + w, y + h, dx, dy)
+        return (round(x0), round(y0), round(x1), round(y1))
+
+    def length(self, mm: float) -> int:
+        return max(0, round(mm * self.k))
+
+
+class _Painter:
+    def __init__(self, source: ArtSource, layout: Layout, ctx: dict[str, Any], where: str, scale: int):
+        self.source, self.layout, self.ctx, self.where = source, layout, ctx, where
+        self.px_per_mm = source.dpi * scale / 25.4
+        self.pt_px = source.dpi * scale / PT_PER_INCH
+
+    def colour(self, value: Any, ctx: Mapping[str, Any], where: str) -> RGB:
+        return self.source.color(render_template(str(value), ctx, where), where)
+
+    def paint(self, img: Image.Image, layers: Any, mapper: _Mapper, ctx: dict[str, Any], where: str) -> None:
+        for n, layer in enumerate(layers):
+            lw = f"{where}[{n}]"
+            rep = layer.get("repeat", {"count": 1})
+            step = rep.get("step_mm", [0, 0])
+            for i in range(rep["count"]):
+                lctx = {**ctx, "i": i} if "repeat" in layer else ctx
+                if "when" in layer and not evaluate(layer["when"], lctx, f"{lw}.when"):
+                    continue
+                self.layer(img, layer, mapper, lctx, lw, i * step[0], i * step[1])
+
+    def layer(self, img: Image.Image, layer: Mapping[str, Any], m: _Mapper, ctx: dict[str, Any], where: str,
+              dx: float, dy: float) -> None:
+        kind = layer["type"]
+        draw = ImageDraw.Draw(img)
+
+        def col(name: str) -> RGB | None:
+            return self.colour(layer[name], ctx, f"{where}.{name}") if name in layer else None
+
+        width = m.length(layer.get("width_mm", 0.0))
+        if "outline" in layer:
+            width = max(1, width)  # an outline is at least one pixel wide
+        if kind == "rect":
+            box = m.box(layer["box"], dx, dy)
+            xy = (box[0], box[1], box[2] - 1, box[3] - 1)
+            radius = m.length(layer.get("radius_mm", 0.0))
+            draw.rounded_rectangle(xy, radius=radius, fill=col("fill"), outline=col("outline"),
+                                   width=width if "outline" in layer else 0)
+        elif kind == "ellipse":
+            box = m.box(layer["box"], dx, dy)
+            draw.ellipse((box[0], box[1], box[2] - 1, box[3] - 1), fill=col("fill"), outline=col("outline"),
+                         width=width if "outline" in layer else 0)
+        elif kind == "polygon":
+            pts = [m.point(x, y, dx, dy) for x, y in layer["points"]]
+            fill, outline = col("fill"), col("outline")
+            draw.polygon(pts, fill=fill)
+            if outline is not None and width > 0:
+                draw.line([*pts, pts[0], pts[1]], fill=outline, width=width, joint="curve")
+        elif kind == "line":
+            pts = [m.point(x, y, dx, dy) for x, y in layer["points"]]
+            draw.line(pts, fill=col("color") or (0, 0, 0), width=max(1, width), joint="curve")
+        elif kind == "hatch":
+            self.hatch(img, layer, m.box(layer["box"], dx, dy), col("color") or (0, 0, 0), max(1, width),
+                       m.length(layer.get("spacing_mm", 2.0)), m.length(layer.get("radius_mm", 0.0)))
+        elif kind == "shape":
+            self.shape(img, layer, m.box(layer["box"], dx, dy), ctx, where)
+        elif kind == "text":
+            self.text(img, layer, m.box(layer["box"], dx, dy), ctx, where)
+        elif kind == "image":
+            self.image(img, layer, m.box(layer["box"], dx, dy), ctx, where)
+        else:  # pragma: no cover - rejected when the source is loaded
+            raise InputError(f"{where}: unknown layer type {kind!r}")
+
+    @staticmethod
+    def hatch(img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int], colour: RGB,
+              width: int, spacing: int, radius: int) -> None:
+        w, h = box[2] - box[0], box[3] - box[1]
+        if w <= 0 or h <= 0:
+            return
+        lines = Image.new("L", (w, h), 0)
+        d = ImageDraw.Draw(lines)
+        spacing = max(spacing, width + 1)
+        for x in range(-h, w + h, spacing):
+            d.line([(x, h), (x + h, 0)], fill=255, width=width)
+        clip = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(clip).rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=255)
+        img.paste(colour, box[:2], ImageChops.multiply(lines, clip))
+
+    def shape(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int],
+              ctx: dict[str, Any], where: str) -> None:
+        name = render_template(layer["name"], ctx, f"{where}.name")
+        shape = self.source.shapes.get(name)
+        if shape is None:
+            known = ", ".join(sorted(self.source.shapes)) or "none"
+            raise InputError(f"{where}.name: no shape {name!r} (known: {known})")
+        x0: float = box[0]
+        y0: float = box[1]
+        w: float = box[2] - box[0]
+        h: float = box[3] - box[1]
+        if "aspect" in shape:  # largest centred box of that aspect (width / height)
+            a = float(shape["aspect"])
+            fw, fh = (w, w / a) if w / a <= h else (h * a, h)
+            x0, y0, w, h = x0 + (w - fw) / 2, y0 + (h - fh) / 2, fw, fh
+        unit = {"cut": (0.0, 0.0, 1.0, 1.0), "safe": (0.0, 0.0, 1.0, 1.0), "bleed": (0.0, 0.0, 1.0, 1.0)}
+        mapper = _Mapper(x0, y0, w, h, self.px_per_mm, unit)
+        self.paint(img, shape["layers"], mapper, ctx, f"{self.source.origin}: shapes.{name}.layers")
+
+    def text(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int],
+             ctx: dict[str, Any], where: str) -> None:
+        text = render_template(layer["text"], ctx, f"{where}.text")
+        if not text.strip():
+            return
+        missing = sorted({c for c in text if not has_glyph(c)})
+        if missing:
+            raise InputError(f"{where}.text: {text!r} uses characters the built-in font "
+                             f"lacks: {''.join(missing)!r}")
+        rot = float(layer.get("rotate", 0)) % 360
+        bw, bh = box[2] - box[0], box[3] - box[1]
+        lw, lh = (bh, bw) if rot in (90.0, 270.0) else (bw, bh)
+        if lw <= 0 or lh <= 0:
+            return
+        align = layer.get("align", "center")
+        size = round(float(layer["size_pt"]) * self.pt_px)
+        min_size = round(float(layer["min_size_pt"]) * self.pt_px) if "min_size_pt" in layer else None
+        fitted = fit_text(text, lw, lh, size_px=size, min_size_px=min_size, wrap=bool(layer.get("wrap", False)),
+                          line_spacing=float(layer.get("line_spacing", 1.0)),
+                          stroke_px=round(float(layer.get("stroke_mm", 0.0)) * self.px_per_mm), align=align)
+        x = {"left": 0, "center": (lw - fitted.width) // 2, "right": lw - fitted.width}[align] - fitted.bbox[0]
+        valign = layer.get("valign", "middle")
+        y = {"top": 0, "middle": (lh - fitted.height) // 2, "bottom": lh - fitted.height}[valign] - fitted.bbox[1]
+        mask = Image.new("L", (lw, lh), 0)
+        ImageDraw.Draw(mask).multiline_text((x, y), fitted.text, fill=255, font=font(fitted.size_px),
+                                            spacing=fitted.spacing_px, align=align,
+                                            stroke_width=fitted.stroke_px, stroke_fill=255)
+        if rot in _TRANSPOSE:
+            mask = mask.transpose(_TRANSPOSE[int(rot)])
+        elif rot:
+            mask = mask.rotate(rot, resample=Image.Resampling.BICUBIC, expand=True)
+        px = box[0] + (bw - mask.width) // 2
+        py = box[1] + (bh - mask.height) // 2
+        colour = self.colour(layer.get("color", "#000000"), ctx, f"{where}.color")
+        img.paste(colour, (px, py, px + mask.width, py + mask.height), mask)
+
+    def image(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int],
+              ctx: dict[str, Any], where: str) -> None:
+        rel = render_template(layer["src"], ctx, f"{where}.src")
+        resource = self.source.root / "assets"
+        for part in rel.split("/"):
+            if part in ("", ".", ".."):
+                raise InputError(f"{where}.src: {rel!r} must be a plain path under assets/")
+            resource = resource / part
+        if not resource.is_file():
+            raise InputError(f"{where}.src: no file assets/{rel}")
+        try:
+            with Image.open(io.BytesIO(resource.read_bytes())) as opened:
+                pic: Image.Image = opened.convert("RGBA")
+        except (OSError, SyntaxError) as exc:
+            raise InputError(f"{where}.src: assets/{rel} is not an image ({exc})") from None
+        bw, bh = box[2] - box[0], box[3] - box[1]
+        fit = layer.get("fit", "contain")
+        if fit == "stretch":
+            size = (bw, bh)
+        else:
+            ratio = (min if fit == "contain" else max)(bw / pic.width, bh / pic.height)
+            size = (max(1, round(pic.width * ratio)), max(1, round(pic.height * ratio)))
+        pic = pic.resize(size, Image.Resampling.LANCZOS)
+        px, py = box[0] + (bw - size[0]) // 2, box[1] + (bh - size[1]) // 2
+        if fit == "cover":  # crop to the box
+            left, top = max(0, -px + box[0]), max(0, -py + box[1])
+            pic = pic.crop((left, top, left + bw, top + bh))
+            px, py = box[0], box[1]
+        img.paste(pic, (px, py), pic)
+
+
+def render_card(source: ArtSource, layout: Layout, row: ComponentRow | None = None, *,
+                deck: str | None = None, guides: bool = False) -> Image.Image:
+    """Draw ``row`` with ``layout``: an RGB image at the source DPI, bleed included.
+
+    ``guides`` draws the cut (red) and safe (blue) boxes, for proofing only.
+    """
+    ss = source.supersample
+    geo = geometry(layout, source.dpi)
+    img = Image.new("RGB", (geo.width * ss, geo.height * ss), source.color(layout.background, f"layouts.{layout.name}.background"))
+    ctx = card_context(source, layout, row, deck)
+    painter = _Painter(source, layout, ctx, f"{source.origin}: layouts.{layout.name}", ss)
+    w, h = layout.size_mm
+    b, s = layout.bleed_mm, layout.safe_mm
+    named = {"cut": (0.0, 0.0, w, h), "safe": (s, s, w - 2 * s, h - 2 * s), "bleed": (-b, -b, w + 2 * b, h + 2 * b)}
+    k = source.dpi * ss / 25.4
+    # The cut box starts at the (rounded) bleed offset so it lands on whole pixels.
+    mapper = _Mapper(geo.cut[0] * ss, geo.cut[1] * ss, k, k, k, named)
+    try:
+        painter.paint(img, layout.layers, mapper, ctx, f"{source.origin}: layouts.{layout.name}.layers")
+    except InputError as exc:
+        drawing = f"row {row.key!r}" if row is not None else "no row"
+        raise InputError(f"{exc} (drawing {drawing}{f' for deck {deck!r}' if deck else ''})") from None
+    if ss > 1:
+        img = img.resize((geo.width, geo.height), Image.Resampling.LANCZOS)
+    if guides:
+        d = ImageDraw.Draw(img)
+        d.rectangle((geo.cut[0], geo.cut[1], geo.cut[2] - 1, geo.cut[3] - 1), outline=(255, 0, 0))
+        d.rectangle((geo.safe[0], geo.safe[1], geo.safe[2] - 1, geo.safe[3] - 1), outline=(0, 90, 255))
+    return img
+
+
+def trim(img: Image.Image, layout: Layout, dpi: float) -> Image.Image:
+    """Cut off the bleed (TTS images show the cut box only)."""
+    return img.crop(geometry(layout, dpi).cut)
+
+
+# --------------------------------------------------------------------------- PNG and cache
+
+
+def png_bytes(img: Image.Image, *, compress_level: int = 6) -> bytes:
+    """Deterministic PNG: fixed options, no metadata chunks (no time, no DPI, no profile)."""
+    if img.info:
+        img = img.copy()
+        img.info = {}
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=compress_level, optimize=False)
+    return buf.getvalue()
+
+
+def job_digest(source: ArtSource, layout: Layout, row: ComponentRow | None, deck: str | None) -> str:
+    """Cache key of one picture: everything that can change its pixels."""
+    return canonical_digest({
+        "renderer": RENDERER_VERSION,
+        "pillow": PIL.__version__,
+        "dpi": source.dpi,
+        "supersample": source.supersample,
+        "layout": layout.spec(),
+        "palette": dict(source.palette),
+        "shapes": {k: dict(v) for k, v in source.shapes.items()},
+        "game": dict(source.game),
+        "assets": source.assets_digest,
+        "row": dict(row.fields) if row is not None else None,
+        "deck": deck,
+    })
+
+
+@dataclass(frozen=True)
+class CardJob:
+    """One picture to draw: a layout, an optional row and the deck it is drawn for."""
+
+    layout: Layout
+    row: ComponentRow | None
+    deck: str | None
+    digest: str
+    label: str
+
+
+class CardCache:
+    """Rendered pictures on disk, keyed by :func:`job_digest` (``<digest>.png``)."""
+
+    def __init__(self, folder: Path, source: ArtSource, progress: Callable[[str], None] | None = None,
+                 memory: int = 16):
+        self.folder = folder
+        self.source = source
+        self.progress = progress
+        self.rendered = 0
+        self.reused = 0
+        self._seen: set[str] = set()
+        self._memory: OrderedDict[str, Image.Image] = OrderedDict()
+        self._memory_size = memory
+
+    def job(self, layout: Layout, row: ComponentRow | None, deck: str | None, label: str) -> CardJob:
+        return CardJob(layout, row, deck, job_digest(self.source, layout, row, deck), label)
+
+    def path(self, digest: str) -> Path:
+        return self.folder / f"{digest}.png"
+
+    def ensure(self, job: CardJob) -> str:
+        """Make sure the picture exists on disk; count it once as rendered or reused."""
+        if job.digest in self._seen:
+            return job.digest
+        self._seen.add(job.digest)
+        if self.path(job.digest).is_file():
+            self.reused += 1
+            return job.digest
+        if self.progress:
+            self.progress(f"render {job.label}")
+        img = render_card(self.source, job.layout, job.row, deck=job.deck)
+        atomic_write_bytes(self.path(job.digest), png_bytes(img, compress_level=1))  # a cache: speed over size
+        self._remember(job.digest, img)
+        self.rendered += 1
+        return job.digest
+
+    def image(self, digest: str) -> Image.Image:
+        """The full picture (bleed included) of an ensured job."""
+        if digest in self._memory:
+            self._memory.move_to_end(digest)
+            return self._memory[digest]
+        with Image.open(self.path(digest)) as pic:
+            img = pic.convert("RGB")
+        self._remember(digest, img)
+        return img
+
+    def _remember(self, digest: str, img: Image.Image) -> None:
+        self._memory[digest] = img
+        while len(self._memory) > self._memory_size:
+            self._memory.popitem(last=False)
+
+    def prune(self) -> int:
+        """Delete cached pictures this run did not use; returns how many."""
+        removed = 0
+        if self.folder.is_dir():
+            for p in sorted(self.folder.glob("*.png")):
+                if len(p.stem) == 64 and p.stem not in self._seen:
+                    p.unlink()
+                    removed += 1
+        return removed
+
+
+def scale_to(img: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """Resize with Lanczos (no-op when the size already matches)."""
+    return img if img.size == size else img.resize(size, Image.Resampling.LANCZOS)
+
+
+def rotated(img: Image.Image, degrees: float) -> tuple[Image.Image, Image.Image]:
+    """``img`` rotated counter-clockwise with its coverage mask (for pasting)."""
+    rgba = img.convert("RGBA")
+    out = rgba.rotate(degrees, resample=Image.Resampling.BICUBIC, expand=True)
+    return out.convert("RGB"), out.getchannel("A")
