@@ -109,7 +109,8 @@ def has_template(game_id: str, name: str) -> bool:
 def context(game_id: str, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     game = rules.get_game(game_id)
     ctx: dict[str, Any] = {"game_id": game.id, "game_name": game.name,
-                           "rule_sections": {k: r.section for k, r in game.rules.items()}}
+                           "rule_sections": {k: r.section for k, r in game.rules.items()},
+                           "default_options": dict(game.options)}
     ctx.update(game.lua_context())
     ctx.update(extra or {})
     return ctx
