@@ -2,7 +2,7 @@
 
     >>> import rules
     >>> rules.game_ids()
-    ['two-and-two']
+    ['two-and-two', 'twin-tower-city']
     >>> rules.get_game("two-and-two").name
     'Two & Two'
 """

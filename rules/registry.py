@@ -10,6 +10,7 @@ from rules.core import Game
 # game id -> "module:attribute" of its Game instance.
 _GAMES: dict[str, str] = {
     "two-and-two": "rules.two_and_two:GAME",
+    "twin-tower-city": "rules.twin_tower_city:GAME",
 }
 
 

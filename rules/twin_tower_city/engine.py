@@ -5,7 +5,7 @@ Move vocabulary (plain JSON dicts, made by ``state.current_player()``)::
     {"type": "play-battle", "card": "b17"}
     {"type": "play-army", "card": "ad03", "swaps": [{"replace": "blamtifa-thug", "with": "doctor-sickle"}]}
     {"type": "play-warrior", "card": "wl1", "replace": "don-triumph"}
-    {"type": "nullify-item", "item": "bioweapon"}
+    {"type": "nullify-items", "items": ["ar-15", "ar-15", "red-pill"]}
     {"type": "forfeit"}
 
 A warrior to replace is named by its warrior id, or by its Warrior card id when it
@@ -17,20 +17,26 @@ accepts any order.
 Flow: the deal and the coin happen in :meth:`TwinTowerCity.new_state`. Each round
 starts by flipping every seat's starting card; then every seat plays a second card
 and a third card in the order of rule ``play-order``; then each side with more items
-than participating warriors chooses items to nullify (``nullify-item``, one per
-move, side of seat 0 first); then the round is scored. After round 5 the game ends.
+than participating warriors chooses which items to nullify (one ``nullify-items``
+move naming exactly as many items as it has too many, side of seat 0 first); then the
+round is scored. After round 5 the game ends.
+
+``forfeit`` is legal for the player to move at any time and is listed last by
+:meth:`TTCState.legal_moves` (as in Two & Two); simulated players leave it out.
 """
 
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
 from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_data, load_deck_data,
                                          parse_deck)
-from rules.twin_tower_city.scoring import (default_nullify_order, excess_items, new_layout, place_battle,
-                                           replace_warrior, score_round)
+from rules.twin_tower_city.heuristic import heuristic_move
+from rules.twin_tower_city.scoring import (excess_items, item_power, new_layout, place_battle, present,
+                                           replace_warrior, round_totals, score_round)
 
 DATA: dict[str, Any] = load_data()
 ROSTER: Roster = Roster.from_data(DATA)
@@ -43,7 +49,7 @@ MOVE_FIELDS: dict[str, frozenset[str]] = {
     "play-battle": frozenset({"type", "card"}),
     "play-army": frozenset({"type", "card", "swaps"}),
     "play-warrior": frozenset({"type", "card", "replace"}),
-    "nullify-item": frozenset({"type", "item"}),
+    "nullify-items": frozenset({"type", "items"}),
     "forfeit": frozenset({"type"}),
 }
 PLAY_TYPES = {"play-battle": "battle", "play-army": "army", "play-warrior": "warrior"}
@@ -71,6 +77,28 @@ def _token(slot: Mapping[str, Any]) -> str:
     return str(slot["card"]) if slot["level"] else str(slot["warrior"])
 
 
+@lru_cache(maxsize=4096)
+def _army_swaps(army: tuple[str, ...], tokens: tuple[str, ...]) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The canonical swap lists of an Army card against the sorted tokens of one's warriors on the table."""
+    uniq = sorted(set(tokens))
+    ins = sorted(army)
+    out: list[tuple[tuple[str, str], ...]] = [()]
+    for t in uniq:
+        out.extend(((t, w),) for w in ins if w != t)
+    if MAX_SWAPS >= 2:
+        for i, t1 in enumerate(uniq):
+            for t2 in uniq[i:]:
+                if t1 == t2 and tokens.count(t1) < 2:
+                    continue
+                for w1 in ins:
+                    if w1 == t1:
+                        continue
+                    for w2 in ins:
+                        if w2 != w1 and w2 != t2 and (t1 != t2 or w1 < w2):
+                            out.append(((t1, w1), (t2, w2)))
+    return tuple(out)
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -84,11 +112,15 @@ class TwinTowerCity(Game):
     option_choices = {k: tuple(v["choices"]) for k, v in DATA["options"].items() if "choices" in v}
     rules = {rid: RuleRef(rid, r["section"], r["summary"]) for rid, r in DATA["rules"].items()}
     data = DATA
-    # 10 plays per seat, at most 3n-2 item choices a round over 5 rounds, one forfeit: 25n - 9 <= 141.
-    max_game_length = 150
+    # 10 plays per seat, at most one item choice per side a round, one forfeit: 10n + 11 <= 71.
+    max_game_length = 80
 
     roster = ROSTER
     cards = CARDS
+
+    def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
+        """A simple simulated player (see :mod:`rules.twin_tower_city.heuristic`)."""
+        return heuristic_move(ROSTER, CARDS, obs, moves, rng)
 
     # -- setup ---------------------------------------------------------------
     def new_state(self, seed: int | None = 0, options: Mapping[str, Any] | None = None,
@@ -181,8 +213,16 @@ class TwinTowerCity(Game):
         return {"coin": coin, "seats": clean}
 
     def state_from_json(self, data: Mapping[str, Any]) -> "TTCState":
-        if data.get("game") != self.id:
-            raise SetupError(f"not a {self.id} state: game is {data.get('game')!r}")
+        if not isinstance(data, Mapping) or data.get("game") != self.id:
+            raise SetupError(f"not a {self.id} state")
+        try:
+            return self._state_from_json(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            if isinstance(exc, SetupError):
+                raise
+            raise SetupError(f"malformed {self.id} state: {exc!r}") from exc
+
+    def _state_from_json(self, data: Mapping[str, Any]) -> "TTCState":
         opts = self.resolve_options(data.get("options"))
         n = int(data["num_players"])
         opts = self._player_options(opts, n)
@@ -270,9 +310,10 @@ class TTCState(State):
             self._finish_round()
 
     def _finish_round(self) -> None:
-        breakdown = self.breakdown()
+        totals = round_totals(ROSTER, CARDS, self._table, self._warriors, self._items, self._opts)
+        winner = "dark" if totals["dark"] > totals["light"] else "light" if totals["light"] > totals["dark"] else None
         self._rounds.append({"round": self._round, "table": self._table, "warriors": self._warriors,
-                             "items": self._items, "totals": breakdown["totals"], "winner": breakdown["winner"]})
+                             "items": self._items, "totals": totals, "winner": winner})
         if self._round >= ROUNDS:
             self._phase = "over"
             self._table, self._warriors, self._items = new_layout()
@@ -301,15 +342,10 @@ class TTCState(State):
     def legal_moves(self) -> list[Move]:
         if self._phase == "over":
             return []
+        moves: list[Move]
         if self._phase == "nullify":
-            side = str(self._decider)
-            moves: list[Move] = []
-            seen: set[str] = set()
-            for n in default_nullify_order(ROSTER, self._warriors, self._items, side, self._opts):
-                item = self._items[side][n]["item"]
-                if item not in seen:
-                    seen.add(item)
-                    moves.append({"type": "nullify-item", "item": item})
+            moves = self._nullify_moves(str(self._decider))
+            moves.append({"type": "forfeit"})
             return moves
         p = self._order[self._step]
         side = self._side[p]
@@ -333,32 +369,42 @@ class TTCState(State):
                 for t in sorted(set(tokens)):
                     if t != cid:
                         moves.append({"type": "play-warrior", "card": cid, "replace": t})
+        moves.append({"type": "forfeit"})
         return moves
+
+    def _nullify_moves(self, side: str) -> list[Move]:
+        """Every choice of exactly the excess number of items (a multiset of item ids, sorted),
+        the A-12 default (least Power removed) first, then by Power removed and ids."""
+        need = excess_items(self._warriors, self._items, side)
+        own, opposing = present(self._warriors[side]), present(self._warriors[OTHER_SIDE[side]])
+        counts: dict[str, int] = {}
+        for it in self._items[side]:
+            if not it["nullified"]:
+                counts[it["item"]] = counts.get(it["item"], 0) + 1
+        ids = sorted(counts)
+        power = {i: item_power(ROSTER, i, own, opposing, self._opts) for i in ids}
+        choices: list[tuple[int, list[str]]] = []
+
+        def walk(k: int, left: int, chosen: list[str], total: int) -> None:
+            if left == 0:
+                choices.append((total, list(chosen)))
+                return
+            if k == len(ids):
+                return
+            item = ids[k]
+            for c in range(min(left, counts[item]), -1, -1):
+                walk(k + 1, left - c, chosen + [item] * c, total + c * power[item])
+
+        walk(0, need, [], 0)
+        choices.sort(key=lambda x: (x[0], x[1]))
+        return [{"type": "nullify-items", "items": items} for _, items in choices]
 
     @staticmethod
     def _army_moves(cid: str, card: Card, tokens: list[str], out: list[Move]) -> None:
         """Every canonical Army play: 0, 1 or 2 swaps sorted by (replace, with) (TTC-5)."""
-        uniq = sorted(set(tokens))
-        ins = sorted(card.army)
-        out.append({"type": "play-army", "card": cid, "swaps": []})
-        for t in uniq:
-            for w in ins:
-                if w != t:
-                    out.append({"type": "play-army", "card": cid, "swaps": [{"replace": t, "with": w}]})
-        if MAX_SWAPS < 2:
-            return
-        for i, t1 in enumerate(uniq):
-            for t2 in uniq[i:]:
-                if t1 == t2 and tokens.count(t1) < 2:
-                    continue
-                for w1 in ins:
-                    if w1 == t1:
-                        continue
-                    for w2 in ins:
-                        if w2 == w1 or w2 == t2 or (t1 == t2 and w2 < w1):
-                            continue
-                        out.append({"type": "play-army", "card": cid,
-                                    "swaps": [{"replace": t1, "with": w1}, {"replace": t2, "with": w2}]})
+        for swaps in _army_swaps(card.army, tuple(tokens)):
+            out.append({"type": "play-army", "card": cid,
+                        "swaps": [{"replace": t, "with": w} for t, w in swaps]})
 
     def check(self, move: Any) -> Verdict:
         return self._validate(move)[0]
@@ -374,8 +420,9 @@ class TTCState(State):
             self._refresh()
             return
         if kind == "nullify":
-            _, side, index = plan
-            self._items[side][index]["nullified"] = True
+            _, side, indexes = plan
+            for index in indexes:
+                self._items[side][index]["nullified"] = True
             self._refresh()
             if self._decider is None:
                 self._finish_round()
@@ -427,20 +474,31 @@ class TTCState(State):
         rnd = f"Round {self._round}"
         if mtype == "forfeit":
             return Verdict.legal(), ("forfeit",)
-        if mtype == "nullify-item":
-            item = move["item"]
-            if not isinstance(item, str):
-                return self._no("move-format", "nullify-item names an item id (a string).")
+        if mtype == "nullify-items":
+            chosen = move["items"]
+            if not isinstance(chosen, list) or not all(isinstance(i, str) for i in chosen):
+                return self._no("move-format", "nullify-items takes a list of item ids, e.g. [\"red-pill\"].")
             if self._phase != "nullify":
                 return self._no("nullify-items", f"{rnd}: no item is to be nullified now; the round's cards are "
                                 "still being played.")
             side = str(self._decider)
-            for n, it in enumerate(self._items[side]):
-                if it["item"] == item and not it["nullified"]:
-                    return Verdict.legal(), ("nullify", side, n)
-            name = ROSTER.item_name.get(item, repr(item))
-            return self._no("nullify-items", f"{rnd}: {name} is not one of the {side.capitalize()} items still "
-                            "in play on the table.")
+            need = excess_items(self._warriors, self._items, side)
+            if len(chosen) != need:
+                return self._no("nullify-items", f"{rnd}: {side.capitalize()} has {_plural(need, 'item')} more than "
+                                f"participating warriors, so exactly {need} must be nullified, not {len(chosen)}.")
+            taken: list[int] = []
+            for item in sorted(chosen):
+                for n, it in enumerate(self._items[side]):
+                    if it["item"] == item and not it["nullified"] and n not in taken:
+                        taken.append(n)
+                        break
+                else:
+                    name = ROSTER.item_name.get(item, repr(item))
+                    have = sum(1 for it in self._items[side] if it["item"] == item and not it["nullified"])
+                    return self._no("nullify-items", f"{rnd}: there {'is' if have == 1 else 'are'} "
+                                    f"{'no' if have == 0 else have} {name} among the {side.capitalize()} items "
+                                    f"in play to nullify{'' if have == 0 else f', not {chosen.count(item)}'}.")
+            return Verdict.legal(), ("nullify", side, taken)
         # play-battle / play-army / play-warrior
         cid = move["card"]
         if not isinstance(cid, str):
@@ -664,8 +722,11 @@ class TTCState(State):
         card = CARDS.get(cid) if isinstance(cid, str) else None
         if mtype == "forfeit":
             return f"{who} concedes the game"
-        if mtype == "nullify-item":
-            return f"{who} nullifies {ROSTER.item_name.get(move.get('item', ''), move.get('item'))}"
+        if mtype == "nullify-items":
+            items = move.get("items")
+            if isinstance(items, list):
+                names = [ROSTER.item_name.get(i, repr(i)) if isinstance(i, str) else repr(i) for i in items]
+                return f"{who} nullifies {', '.join(names) or 'nothing'}"
         if card is not None and mtype in PLAY_TYPES:
             text = f"{who} plays {card.describe(ROSTER)}"
             if mtype == "play-warrior":
@@ -693,7 +754,7 @@ def random_playout(seed: int = 0, options: Mapping[str, Any] | None = None, num_
     moves = 0
     while not state.is_terminal():
         legal = state.legal_moves()
-        state.apply(legal[rng.randrange(len(legal))])
+        state.apply(legal[rng.randrange(len(legal) - 1)])  # forfeit is listed last: leave it out
         moves += 1
     return state, moves
 

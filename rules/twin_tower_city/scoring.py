@@ -192,9 +192,37 @@ def score_round(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mappi
     return out
 
 
-def side_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
-                warriors: Mapping[str, Sequence[Mapping[str, Any]]],
-                items: Mapping[str, Sequence[Mapping[str, Any]]], options: Mapping[str, Any]) -> dict[str, int]:
-    """Just the two totals (same numbers as :func:`score_round`)."""
-    totals: dict[str, int] = score_round(roster, cards, table, warriors, items, options)["totals"]
+def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
+                 warriors: Mapping[str, Sequence[Mapping[str, Any]]],
+                 items: Mapping[str, Sequence[Mapping[str, Any]]], options: Mapping[str, Any]) -> dict[str, int]:
+    """The two totals of :func:`score_round` without the breakdown lines (the fast path)."""
+    no_bonuses = bool(options.get("no_bonuses"))
+    no_env = no_bonuses or bool(options.get("no_environment_bonuses"))
+    random_on = bool(options.get("random_bonus_traits")) and not no_bonuses
+    best: dict[str, dict[str, int]] = {}
+    for side in SIDES:
+        top: dict[str, int] = {}
+        for slot in warriors[side]:
+            if not slot["replaced"]:
+                power = roster.warrior_power[slot["warrior"]] + int(slot["level"])
+                if power > top.get(slot["warrior"], -1):
+                    top[slot["warrior"]] = power
+        best[side] = top
+    totals: dict[str, int] = {}
+    for side in SIDES:
+        own, opposing = set(best[side]), set(best[OTHER_SIDE[side]])
+        powers = sorted(item_power(roster, it["item"], own, opposing, options)
+                        for it in items[side] if not it["nullified"])
+        drop = max(0, len(powers) - len(own))
+        totals[side] = sum(best[side].values()) + sum(powers[drop:])
+    for play in table:
+        card = cards[play["card"]]
+        if card.kind != "battle":
+            continue
+        if not no_env:
+            env = str(card.environment)
+            totals[roster.env_side[env]] += roster.env_power[env]
+        if random_on:
+            for side in SIDES:
+                totals[side] += card.random_bonus.get(side, 0)
     return totals

@@ -1,0 +1,83 @@
+"""A simple simulated Twin Tower City player (the ``heuristic`` policy of ``tts-builder simulate``).
+
+It sees only its observation. Item choices take the A-12 default (the first listed
+move). Card plays are greedy: the move that leaves its side the best margin in the
+current round as it stands, with Army and Warrior cards charged a small cost so they
+are kept for when they change a round.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from rules.core import JSONDict, Move
+from rules.twin_tower_city.cards import OTHER_SIDE, SIDES, Card, Roster
+from rules.twin_tower_city.scoring import round_totals
+
+#: how much margin an Army / Warrior card must add over the best Battle card to be played
+SPECIAL_COST = {"play-battle": 0, "play-army": 3, "play-warrior": 6}
+
+
+def _token(slot: Mapping[str, Any]) -> str:
+    return str(slot["card"]) if slot["level"] else str(slot["warrior"])
+
+
+def _after(obs: Mapping[str, Any], move: Move, cards: Mapping[str, Card]
+           ) -> tuple[list[JSONDict], dict[str, list[JSONDict]], dict[str, list[JSONDict]]]:
+    """The table, warriors and items after ``move`` (copies only where changed)."""
+    seat, side = obs["player"], obs["side"]
+    table = list(obs["table"])
+    warriors = {s: list(obs["warriors"][s]) for s in SIDES}
+    items = {s: list(obs["items"][s]) for s in SIDES}
+    card = cards[move["card"]]
+    table.append({"seat": seat, "card": card.id})
+    if card.kind == "battle":
+        for s in SIDES:
+            warriors[s].append({"warrior": card.warriors[s], "level": 0, "card": card.id, "replaced": False})
+            items[s].append({"item": card.items[s], "nullified": False})
+        return table, warriors, items
+    if card.kind == "army":
+        swaps = [(sw["replace"], sw["with"], 0) for sw in move["swaps"]]
+    else:
+        swaps = [(move["replace"], str(card.warrior), card.level)]
+    slots = warriors[side]
+    taken: set[int] = set()
+    for token, incoming, level in sorted(swaps):
+        for n, slot in enumerate(slots):
+            if n not in taken and not slot["replaced"] and _token(slot) == token:
+                taken.add(n)
+                slots[n] = {**slot, "replaced": True}
+                break
+        slots.append({"warrior": incoming, "level": level, "card": card.id, "replaced": False})
+    return table, warriors, items
+
+
+def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, Any], moves: list[Move],
+                   rng: random.Random) -> Move:
+    moves = [m for m in moves if m["type"] != "forfeit"] or moves
+    if moves[0]["type"] not in SPECIAL_COST:
+        return moves[0]  # nullify-items: the A-12 default is listed first
+    side = obs["side"]
+    other = OTHER_SIDE[side]
+    options = obs["options"]
+    best: list[Move] = []
+    best_value = None
+    seen: dict[str, int] = {}
+    for move in moves:
+        # Army cards with the same warriors give the same result: evaluate one of them.
+        card = cards[move["card"]]
+        key = repr((card.army, move.get("swaps"))) if card.kind == "army" else ""
+        if key and key in seen:
+            value = seen[key]
+        else:
+            table, warriors, items = _after(obs, move, cards)
+            totals = round_totals(roster, cards, table, warriors, items, options)
+            value = totals[side] - totals[other] - SPECIAL_COST.get(move["type"], 0)
+            if key:
+                seen[key] = value
+        if best_value is None or value > best_value:
+            best, best_value = [move], value
+        elif value == best_value:
+            best.append(move)
+    return best[rng.randrange(len(best))]
