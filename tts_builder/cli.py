@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 import rules
 import rules.players
@@ -21,7 +21,7 @@ from tts_builder.fileio import parse_json_text
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's default prints usage; keep one line
+    def error(self, message: str) -> NoReturn:  # argparse's default prints usage; keep one line
         raise InputError(f"{self.prog}: {message}")
 
 
@@ -104,6 +104,30 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
     return 0 if report.agree else 1
 
 
+def cmd_build(args: argparse.Namespace) -> int:
+    from tts_builder.build import build_command
+
+    return build_command(args.games, all_games=args.all, out_root=Path(args.out), base_url=args.base_url,
+                         progress=sys.stderr.isatty())
+
+
+def cmd_sheets(args: argparse.Namespace) -> int:
+    from tts_builder import art
+
+    game_id = _game_arg(args.game)
+    command: Callable[[str, Path], int] | None = getattr(art, "render_sheets_command", None)
+    if command is None:
+        raise InputError("sheets: the art module has no render_sheets_command")
+    return command(game_id, Path(args.out))
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    from tts_builder.install import install_command
+
+    game_id = _game_arg(args.game)
+    return install_command(game_id, out_root=Path(args.out), tts_dir=Path(args.tts_dir) if args.tts_dir else None)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tts-builder", description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--version", action="version", version=f"tts-builder {__version__}")
@@ -139,6 +163,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", choices=rules.players.POLICIES, default="mixed")
     p.add_argument("--mutants", type=int, default=3, help="illegal variants checked per move (default 3)")
     p.set_defaults(func=cmd_check_lua)
+
+    p = sub.add_parser("build", help="build the TTS mod (save, thumbnail, images) of one or more games")
+    p.add_argument("games", nargs="*", metavar="GAME")
+    p.add_argument("--all", action="store_true", help="every registered game")
+    p.add_argument("--out", default="build", help="output folder (default build/); the mod goes to OUT/GAME/")
+    p.add_argument("--base-url", metavar="URL",
+                   help="image URLs become URL/GAME/images/FILE (default: file:/// paths, this computer only)")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("sheets", help="render a game's card sheets and thumbnail only")
+    p.add_argument("game")
+    p.add_argument("--out", default="build", help="output folder (default build/); images go to OUT/GAME/images/")
+    p.set_defaults(func=cmd_sheets)
+
+    p = sub.add_parser("install", help="copy a built mod into Tabletop Simulator's Saves folder")
+    p.add_argument("game")
+    p.add_argument("--out", default="build", help="the folder the mod was built into (default build/)")
+    p.add_argument("--tts-dir", metavar="DIR",
+                   help="TTS's data folder, the one holding Saves/ (default: the platform's standard place)")
+    p.set_defaults(func=cmd_install)
     return parser
 
 

@@ -1,0 +1,376 @@
+"""``tts-builder build``: game data + art + table layout + Lua -> a loadable TTS mod.
+
+For each game it writes, under ``OUT/<game>/``:
+
+* ``<game>.json``: the TTS save (:mod:`tts_builder.save`), checked with
+  :func:`tts_builder.savecheck.check_save` (``own_output=True``) first;
+* ``<game>.png``: its 256 x 256 thumbnail (the art manifest's thumbnail);
+* ``images/``: card sheets and backs (:mod:`tts_builder.art`), the play mat
+  (:mod:`tts_builder.tablemat`) and the art manifest; ``art-cache/`` keeps card
+  pictures between builds.
+
+Image URLs are absolute ``file:///`` paths (this computer only), or
+``BASE_URL/<game>/images/<file>`` with ``--base-url`` (upload ``OUT/`` there).
+
+Nothing is written unless the whole build succeeds. The art is rendered into a
+staging folder (``OUT/.<game>.building/``) seeded with hard links to the previous
+images and cache, so unchanged pictures are reused without touching the live
+copies. The new images then replace the old ones, the save is checked against
+them, and only then are the save and thumbnail written (atomically). A failed
+check puts the previous images back and leaves the folder as it was.
+Same inputs give byte-identical files: GUIDs come from names, keys are sorted and
+the save has no date.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import jinja2
+from PIL import Image
+
+import rules
+from tts_builder import luagen
+from tts_builder.art import ArtManifest, render_game_art
+from tts_builder.art.pipeline import CACHE_DIR, MANIFEST, THUMBNAIL_SIZE
+from tts_builder.art.render import png_bytes
+from tts_builder.art.source import art_root
+from tts_builder.errors import InputError
+from tts_builder.fileio import atomic_write_bytes, atomic_write_json, parse_json_text
+from tts_builder.save import (LAYOUT_FILE, MAT_IMAGE, TableLayout, TablePlan, build_save, image_names,
+                              parse_table_layout, plan_table, table_context)
+from tts_builder.savecheck import ERROR, Problem, check_save
+from tts_builder.tablemat import render_mat_png, render_thumbnail
+
+DEFAULT_OUT = Path("build")
+IMAGES = "images"
+
+Say = Callable[[str], None]
+
+
+class BuildCheckFailed(Exception):
+    """The built save did not pass :func:`check_save`; nothing was written."""
+
+    def __init__(self, game_id: str, problems: Sequence[Problem]):
+        self.game_id = game_id
+        self.problems = list(problems)
+        errors = [p for p in problems if p.severity == ERROR]
+        super().__init__(f"{game_id}: the save fails its check ({len(errors)} error(s)); nothing was written")
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    game_id: str
+    save_path: Path
+    thumbnail_path: Path
+    images_dir: Path
+    objects: int
+    cards: int
+    save_bytes: int
+    images: tuple[str, ...]
+    warnings: tuple[Problem, ...] = field(default=())
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def save_paths(out_root: Path, game_id: str) -> tuple[Path, Path]:
+    """``(OUT/<game>/<game>.json, OUT/<game>/<game>.png)``."""
+    folder = Path(out_root) / game_id
+    return folder / f"{game_id}.json", folder / f"{game_id}.png"
+
+
+def load_table_layout(game_id: str) -> TableLayout:
+    """Read and check ``art_src/<game>/table.json``."""
+    origin = f"art_src/{game_id}/{LAYOUT_FILE}"
+    resource = art_root() / game_id / LAYOUT_FILE
+    if not resource.is_file():
+        raise InputError(f"{game_id}: no table layout {origin}")
+    data = parse_json_text(resource.read_text(encoding="utf-8"), origin)
+    return parse_table_layout(data, game_id=game_id, origin=origin)
+
+
+GAME_TEMPLATES = ("rules.lua.j2", "table.lua.j2", "ui.xml.j2")
+
+
+def missing_inputs(game_id: str) -> list[str]:
+    """What a registered game still lacks to be built (empty when it can be built)."""
+    missing = [f"art_src/{game_id}/{name}" for name in ("art.json", LAYOUT_FILE)
+               if not (art_root() / game_id / name).is_file()]
+    missing += [f"lua_templates/{luagen.game_template(game_id, name)}" for name in GAME_TEMPLATES
+                if not luagen.has_template(game_id, name)]
+    return missing
+
+
+def _game(game_id: str) -> rules.Game:
+    try:
+        return rules.get_game(game_id)
+    except rules.UnknownGame as exc:
+        raise InputError(str(exc)) from None
+
+
+def _card_counts(data: Mapping[str, Any]) -> dict[str, int]:
+    """In-play physical cards per kind, in data order."""
+    counts: dict[str, int] = {}
+    for row in data.get("cards", []):
+        if isinstance(row, Mapping) and row.get("in_play", True):
+            kind = str(row.get("kind", "card"))
+            counts[kind] = counts.get(kind, 0) + int(row.get("quantity", 1))
+    return counts
+
+
+def render_notebook(game: rules.Game, layout: TableLayout) -> dict[str, str]:
+    """Body text of each notebook tab, from ``art_src/<game>/<notebook template>``."""
+    if not layout.notebook_template:
+        return {tab.id: "" for tab in layout.notebook_tabs}
+    origin = f"art_src/{layout.game_id}/{layout.notebook_template}"
+    resource = art_root() / layout.game_id / layout.notebook_template
+    if not resource.is_file():
+        raise InputError(f"{layout.origin}: notebook.template: no file {origin}")
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=False)
+    sections: dict[str, list[dict[str, str]]] = {}
+    for ref in game.rules.values():
+        sections.setdefault(ref.section, []).append({"id": ref.id, "summary": ref.summary})
+    ctx = {
+        "game": dict(game.data), "players": (game.min_players, game.max_players),
+        "rules": [{"id": r.id, "section": r.section, "summary": r.summary} for r in game.rules.values()],
+        "sections": list(sections.items()), "card_counts": _card_counts(game.data),
+        "zones": [{"role": z.role, "label": z.label, "hint": z.hint} for z in layout.zones],
+        "seats": [{"seat": s.seat, "color": s.color} for s in layout.seats],
+    }
+    try:
+        template = env.from_string(resource.read_text(encoding="utf-8"))
+        return {tab.id: template.render(tab=tab.id, **ctx).strip() + "\n" for tab in layout.notebook_tabs}
+    except jinja2.TemplateError as exc:
+        line = f" line {exc.lineno}" if isinstance(exc, jinja2.TemplateSyntaxError) else ""
+        raise InputError(f"{origin}{line}: {type(exc).__name__}: {exc}") from None
+
+
+def file_url(path: Path) -> str:
+    """``file:///`` URL of an absolute path, written raw as TTS writes it (``file:///C:/…``, ``file:///home/…``)."""
+    return "file:///" + path.as_posix().lstrip("/")
+
+
+def check_base_url(base_url: str) -> str:
+    """``--base-url`` without its trailing slash; only http(s) URLs are accepted."""
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise InputError(f"--base-url: expected an http:// or https:// URL, not {base_url!r}")
+    return base_url.rstrip("/")
+
+
+def image_url_for(out_root: Path, game_id: str, base_url: str | None) -> Callable[[str], str]:
+    """The URL of ``images/<name>`` in the built mod."""
+    if base_url:
+        prefix = f"{check_base_url(base_url)}/{quote(game_id)}/{IMAGES}/"
+        return lambda name: prefix + quote(name)
+    folder = Path(out_root).resolve() / game_id / IMAGES
+    return lambda name: file_url(folder / name)
+
+
+def _render_scripts(game_id: str, table: Mapping[str, Any]) -> tuple[str, str]:
+    try:
+        return luagen.render_global_lua(game_id, table), luagen.render_ui_xml(game_id, table)
+    except jinja2.TemplateNotFound as exc:
+        raise InputError(f"{game_id}: Lua/XmlUI template {exc.name!r} is missing from lua_templates/") from None
+
+
+def assemble(game_id: str, layout: TableLayout, manifest: ArtManifest,
+             image_url: Callable[[str], str]) -> tuple[dict[str, Any], TablePlan]:
+    """The save dict and its plan (pure apart from reading the templates)."""
+    game = _game(game_id)
+    plan = plan_table(layout, manifest, game.data)
+    table = table_context(plan)
+    lua, xml = _render_scripts(game_id, table)
+    data = build_save(plan, manifest, game_name=game.name, players=(game.min_players, game.max_players),
+                      game_data=game.data, image_url=image_url, lua_script=lua, xml_ui=xml,
+                      notebook=render_notebook(game, layout))
+    return data, plan
+
+
+# --------------------------------------------------------------------------- staging
+
+
+def _link_tree(src: Path, dst: Path) -> None:
+    """Mirror ``src`` into ``dst`` with hard links (copies where links fail).
+
+    The art pipeline replaces files atomically (write a temp file, rename), so
+    writing into the mirror never changes the originals.
+    """
+    if not src.is_dir():
+        return
+    for folder, _dirs, files in os.walk(src):
+        rel = Path(folder).relative_to(src)
+        (dst / rel).mkdir(parents=True, exist_ok=True)
+        for name in files:
+            if name.endswith(".tmp"):
+                continue
+            try:
+                os.link(Path(folder) / name, dst / rel / name)
+            except OSError:
+                shutil.copy2(Path(folder) / name, dst / rel / name)
+
+
+def _swap_in(new: Path, live: Path, previous: Path) -> None:
+    """Move ``new`` to ``live``, keeping the old ``live`` at ``previous``."""
+    shutil.rmtree(previous, ignore_errors=True)
+    if live.exists():
+        os.replace(live, previous)
+    os.replace(new, live)
+
+
+def _thumbnail_bytes(images: Path, manifest: ArtManifest, layout: TableLayout) -> bytes:
+    if manifest.thumbnail:
+        data = (images / manifest.thumbnail).read_bytes()
+        with Image.open(images / manifest.thumbnail) as img:
+            if img.format == "PNG" and img.size == (THUMBNAIL_SIZE, THUMBNAIL_SIZE):
+                return data
+    return png_bytes(render_thumbnail(layout, THUMBNAIL_SIZE))
+
+
+# --------------------------------------------------------------------------- the build
+
+
+def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | None = None,
+               progress: Say | None = None) -> BuildResult:
+    """Build one game's mod into ``out_root/<game_id>/``.
+
+    Raises :class:`InputError` for unusable input (unknown game, bad layout,
+    missing template) and :class:`BuildCheckFailed` when the save fails its
+    check; in both cases nothing under ``out_root`` has changed.
+    """
+    say: Say = progress or (lambda _msg: None)
+    _game(game_id)
+    layout = load_table_layout(game_id)
+    image_url = image_url_for(out_root, game_id, base_url)
+    out_root = Path(out_root)
+    made_root = not out_root.exists()
+    game_dir = out_root / game_id
+    made_game_dir = not game_dir.exists()
+    stage = out_root / f".{game_id}.building"
+    previous = game_dir / f".{IMAGES}.previous"
+    live_images = game_dir / IMAGES
+    swapped = False
+    done = False
+    try:
+        shutil.rmtree(stage, ignore_errors=True)  # a leftover from an interrupted build
+        stage_game = stage / game_id
+        stage_images = stage_game / IMAGES
+        _link_tree(live_images, stage_images)
+        _link_tree(game_dir / CACHE_DIR, stage_game / CACHE_DIR)
+        say("art")
+        manifest = render_game_art(game_id, stage, progress=say)
+        if MAT_IMAGE in manifest.files or MAT_IMAGE == MANIFEST:
+            raise InputError(f"{game_id}: the art already writes images/{MAT_IMAGE}; rename that component")
+        say("play mat")
+        atomic_write_bytes(stage_images / MAT_IMAGE, render_mat_png(layout))
+        thumbnail = _thumbnail_bytes(stage_images, manifest, layout)
+        say("save")
+        data, plan = assemble(game_id, layout, manifest, image_url)
+        names = image_names(plan, manifest)
+        missing = [n for n in names if not (stage_images / n).is_file()]
+        if missing:
+            raise InputError(f"{game_id}: the save refers to images/{missing[0]}, which the art did not write")
+        say("check")
+        game_dir.mkdir(parents=True, exist_ok=True)
+        _swap_in(stage_images, live_images, previous)  # the check sees the images the save will use
+        swapped = True
+        problems = check_save(data, base_dir=game_dir, own_output=True)
+        if any(p.severity == ERROR for p in problems):
+            raise BuildCheckFailed(game_id, problems)
+        say("write")
+        save_path, thumb_path = save_paths(out_root, game_id)
+        atomic_write_json(save_path, data)
+        atomic_write_bytes(thumb_path, thumbnail)
+        if (stage_game / CACHE_DIR).is_dir():
+            _swap_in(stage_game / CACHE_DIR, game_dir / CACHE_DIR, stage / "old-cache")
+        done = True
+        return BuildResult(game_id=game_id, save_path=save_path, thumbnail_path=thumb_path, images_dir=live_images,
+                           objects=len(data["ObjectStates"]), cards=len(plan.all_cards()),
+                           save_bytes=save_path.stat().st_size, images=tuple(names),
+                           warnings=tuple(p for p in problems if p.severity != ERROR))
+    finally:
+        if swapped and not done:  # put the previous images back
+            shutil.rmtree(live_images, ignore_errors=True)
+            if previous.exists():
+                os.replace(previous, live_images)
+        shutil.rmtree(previous, ignore_errors=True)
+        shutil.rmtree(stage, ignore_errors=True)
+        if not done:
+            for folder, made in ((game_dir, made_game_dir), (out_root, made_root)):
+                if made and folder.is_dir() and not any(folder.iterdir()):
+                    folder.rmdir()
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _tty_progress(game_id: str) -> Say:
+    def say(msg: str) -> None:
+        sys.stderr.write(f"\r\033[K{game_id}: {msg}")
+        sys.stderr.flush()
+    return say
+
+
+def _summary(result: BuildResult, seconds: float) -> str:
+    return (f"{result.game_id}: {result.save_path} ({result.objects} objects, {result.cards} cards, "
+            f"{result.save_bytes / 1024:.0f} KB), {result.thumbnail_path.name}, {len(result.images)} images "
+            f"in {result.images_dir} ({seconds:.1f} s)")
+
+
+def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, base_url: str | None,
+                  progress: bool) -> int:
+    """Body of ``tts-builder build``: 0 when every game built, 1 when a save failed its check."""
+    if all_games and game_ids:
+        raise InputError("build: give game ids or --all, not both")
+    if not all_games and not game_ids:
+        raise InputError(f"build: name a game or pass --all (games: {', '.join(rules.game_ids())})")
+    if base_url is not None:
+        check_base_url(base_url)
+    ids = list(rules.game_ids()) if all_games else list(dict.fromkeys(game_ids))
+    for game_id in list(ids):  # every id is checked before anything is written
+        _game(game_id)
+        missing = missing_inputs(game_id)
+        if missing and not all_games:
+            raise InputError(f"{game_id}: cannot be built yet: no {', '.join(missing)}")
+        if missing:  # --all builds the games that are ready and names the others
+            print(f"{game_id}: skipped, not ready to build (no {', '.join(missing)})", file=sys.stderr)
+            ids.remove(game_id)
+    if not ids:
+        raise InputError("build --all: no registered game can be built yet")
+    worst = 0
+    for game_id in ids:
+        say = _tty_progress(game_id) if progress else None
+        start = time.perf_counter()
+        try:
+            result = build_game(game_id, out_root, base_url=base_url, progress=say)
+        except BuildCheckFailed as exc:
+            if progress:
+                sys.stderr.write("\r\033[K")
+            for problem in exc.problems:
+                print(f"{game_id}: {problem}", file=sys.stderr)
+            print(f"tts-builder: {exc}", file=sys.stderr)
+            worst = 1
+            continue
+        finally:
+            if progress:
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
+        print(_summary(result, time.perf_counter() - start))
+        local = [w for w in result.warnings if "local file URL" in w.message]
+        for warning in result.warnings:
+            if warning not in local:
+                print(f"{game_id}: {warning}", file=sys.stderr)
+        if local:
+            print(f"{game_id}: {len(local)} image URL(s) are local file:/// paths: the mod loads on this computer "
+                  f"only (use --base-url URL and upload {out_root} there to share it)", file=sys.stderr)
+    return worst

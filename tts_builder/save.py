@@ -1,0 +1,663 @@
+"""The TTS save as data: table layout + art manifest + scripts in, save dict out.
+
+Everything here is pure (no files, no clock, no randomness), so the same inputs
+give the same dict, and :func:`tts_builder.fileio.dump_json` (sorted keys) turns it
+into the same bytes. The build command (:mod:`tts_builder.build`) does the I/O.
+
+Three steps, each usable on its own:
+
+1. :func:`parse_table_layout` checks ``art_src/<game>/table.json`` (the table as
+   data: seats, zones, decks, mat, notebook) into a :class:`TableLayout`;
+2. :func:`plan_table` places the art manifest's cards on that layout and gives
+   every object a stable GUID (:class:`TablePlan`); :func:`table_context` is the
+   part of the plan the Lua templates see;
+3. :func:`build_save` writes the ``SaveState`` dict.
+
+The builder knows nothing game-specific: names, labels and positions all come
+from the layout, card rows from the game's component data (``Game.data["cards"]``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+
+from tts_builder.art import ArtManifest
+from tts_builder.errors import InputError
+from tts_builder.guids import GuidAllocator
+
+LAYOUT_FILE = "table.json"
+MAT_IMAGE = "table-mat.png"
+
+#: TTS player colours as TTS writes them in ``TabStates.visibleColor`` (observed).
+PLAYER_COLORS: Mapping[str, tuple[float, float, float]] = {
+    "White": (1.0, 1.0, 1.0), "Brown": (0.443, 0.231, 0.09), "Red": (0.856, 0.1, 0.094),
+    "Orange": (0.956, 0.392, 0.113), "Yellow": (0.905, 0.898, 0.172), "Green": (0.192, 0.701, 0.168),
+    "Teal": (0.129, 0.694, 0.607), "Blue": (0.118, 0.53, 1.0), "Purple": (0.627, 0.125, 0.941),
+    "Pink": (0.96, 0.439, 0.807), "Grey": (0.5, 0.5, 0.5), "Black": (0.25, 0.25, 0.25),
+}
+
+_ROLE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_HEX_COLOR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+@functools.cache
+def _jinja() -> jinja2.Environment:
+    """Card names and descriptions are small Jinja2 templates in the layout."""
+    return jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+
+
+Vec2 = tuple[float, float]
+Vec3 = tuple[float, float, float]
+Rect = tuple[float, float, float, float]  # x_min, z_min, x_max, z_max
+
+
+# --------------------------------------------------------------------------- the layout
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    color: str
+    hand_position: Vec3
+    hand_rotation_y: float
+    hand_scale: Vec3
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A scripting zone (and its drawing on the mat). ``snaps`` are offsets in the
+    frame of the seat the zone faces: ``facing`` 1 turns them (and the label) 180 degrees."""
+
+    role: str
+    label: str
+    hint: str
+    center: Vec2
+    size: Vec2
+    snaps: tuple[Vec2, ...]
+    seat: int | None = None
+    facing: int = 0
+    label_width: float | None = None
+
+    @property
+    def rect(self) -> Rect:
+        (x, z), (w, d) = self.center, self.size
+        return (x - w / 2, z - d / 2, x + w / 2, z + d / 2)
+
+    def snap_positions(self) -> list[Vec2]:
+        sign = -1.0 if self.facing % 2 else 1.0
+        return [(self.center[0] + sign * dx, self.center[1] + sign * dz) for dx, dz in self.snaps]
+
+
+@dataclass(frozen=True)
+class DeckPlacement:
+    """Where the cards of one art deck start: stacked as a deck on a zone, or
+    ``spread`` one card per position (e.g. reference cards)."""
+
+    name: str
+    art: str
+    zone: str | None
+    spread: tuple[Vec2, ...]
+    scale: float
+    face_down: bool
+    locked: bool
+
+
+@dataclass(frozen=True)
+class Panel:
+    rect: Rect
+    title: str
+    text: str
+    text_position: str  # "top" (under the title) | "bottom"
+    box: bool
+
+
+@dataclass(frozen=True)
+class MatSpec:
+    name: str
+    rect: Rect
+    pixels_per_unit: int
+    thickness: float
+    tile_base_size: float
+    rotation_y: float
+    colors: Mapping[str, str]
+    panels: tuple[Panel, ...]
+
+    @property
+    def center(self) -> Vec2:
+        return ((self.rect[0] + self.rect[2]) / 2, (self.rect[1] + self.rect[3]) / 2)
+
+    @property
+    def size(self) -> Vec2:
+        return (self.rect[2] - self.rect[0], self.rect[3] - self.rect[1])
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    size: Vec2
+    rotation_y: float
+    type: int
+    nickname: str     # Jinja2 template
+    description: str  # Jinja2 template
+
+
+@dataclass(frozen=True)
+class NotebookTab:
+    id: str
+    title: str
+    color: str
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    game_id: str
+    origin: str
+    metadata: Mapping[str, Any]
+    surface_y: float
+    card: CardSpec
+    seats: tuple[Seat, ...]
+    zone_height: float
+    zones: tuple[Zone, ...]
+    decks: tuple[DeckPlacement, ...]
+    mat: MatSpec
+    notebook_template: str
+    notebook_tabs: tuple[NotebookTab, ...]
+    seat_tabs: bool
+
+    def zone(self, role: str) -> Zone:
+        for z in self.zones:
+            if z.role == role:
+                return z
+        raise KeyError(role)
+
+    @property
+    def snap_y(self) -> float:
+        return self.surface_y + self.mat.thickness
+
+
+class _Reader:
+    """Typed access to the layout JSON; every error names the file and the field."""
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+
+    def fail(self, where: str, message: str) -> InputError:
+        return InputError(f"{self.origin}: {where}: {message}")
+
+    def mapping(self, value: Any, where: str) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(where, "expected an object")
+        return value
+
+    def items(self, value: Any, where: str) -> Sequence[Any]:
+        if not isinstance(value, list):
+            raise self.fail(where, "expected a list")
+        return value
+
+    def number(self, value: Any, where: str, *, positive: bool = False) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.fail(where, f"expected a number, not {value!r}")
+        if positive and value <= 0:
+            raise self.fail(where, f"must be positive, not {value!r}")
+        return float(value)
+
+    def integer(self, value: Any, where: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(where, f"expected an integer, not {value!r}")
+        return value
+
+    def text(self, value: Any, where: str, *, empty: bool = True) -> str:
+        if not isinstance(value, str) or (not empty and not value):
+            raise self.fail(where, f"expected {'a' if empty else 'a non-empty'} string, not {value!r}")
+        return value
+
+    def flag(self, value: Any, where: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(where, f"expected true or false, not {value!r}")
+        return value
+
+    def vec(self, value: Any, where: str, n: int, *, positive: bool = False) -> tuple[float, ...]:
+        items = self.items(value, where)
+        if len(items) != n:
+            raise self.fail(where, f"expected {n} numbers, not {len(items)}")
+        return tuple(self.number(v, f"{where}[{i}]", positive=positive) for i, v in enumerate(items))
+
+    def vec2(self, value: Any, where: str, *, positive: bool = False) -> Vec2:
+        x, z = self.vec(value, where, 2, positive=positive)
+        return (x, z)
+
+    def vec3(self, value: Any, where: str, *, positive: bool = False) -> Vec3:
+        x, y, z = self.vec(value, where, 3, positive=positive)
+        return (x, y, z)
+
+    def rect(self, value: Any, where: str) -> Rect:
+        x0, z0, x1, z1 = self.vec(value, where, 4)
+        if x1 <= x0 or z1 <= z0:
+            raise self.fail(where, "expected [x_min, z_min, x_max, z_max] with max > min")
+        return (x0, z0, x1, z1)
+
+    def template(self, value: Any, where: str) -> str:
+        text = self.text(value, where)
+        try:
+            _jinja().parse(text)
+        except jinja2.TemplateSyntaxError as exc:
+            raise self.fail(where, f"template error: {exc.message}") from None
+        return text
+
+
+def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) -> TableLayout:
+    """Check a parsed ``table.json`` and return the layout; :class:`InputError` names the field."""
+    r = _Reader(origin)
+    top = r.mapping(data, "root")
+    if top.get("format") != 1:
+        raise r.fail("format", f"expected 1, not {top.get('format')!r}")
+    metadata = dict(r.mapping(top.get("metadata", {}), "metadata"))
+    for key in ("game_mode", "game_type", "game_complexity", "table", "sky", "note"):
+        if key in metadata:
+            r.text(metadata[key], f"metadata.{key}")
+    for key in ("gravity", "play_area"):
+        if key in metadata:
+            r.number(metadata[key], f"metadata.{key}")
+
+    card = r.mapping(top.get("card"), "card")
+    card_type = r.integer(card.get("type", 0), "card.type")
+    if not 0 <= card_type <= 4:
+        raise r.fail("card.type", f"expected 0-4 (TTS card shapes), not {card_type}")
+    card_spec = CardSpec(size=r.vec2(card.get("size"), "card.size", positive=True),
+                         rotation_y=r.number(card.get("rotation_y", 180), "card.rotation_y"), type=card_type,
+                         nickname=r.template(card.get("nickname", "{{ id }}"), "card.nickname"),
+                         description=r.template(card.get("description", ""), "card.description"))
+
+    seats: list[Seat] = []
+    for i, raw in enumerate(r.items(top.get("seats"), "seats")):
+        where = f"seats[{i}]"
+        s = r.mapping(raw, where)
+        color = r.text(s.get("color"), f"{where}.color")
+        if color not in PLAYER_COLORS:
+            raise r.fail(f"{where}.color", f"{color!r} is not a TTS player colour ({', '.join(PLAYER_COLORS)})")
+        hand = r.mapping(s.get("hand"), f"{where}.hand")
+        seats.append(Seat(seat=r.integer(s.get("seat"), f"{where}.seat"), color=color,
+                          hand_position=r.vec3(hand.get("position"), f"{where}.hand.position"),
+                          hand_rotation_y=r.number(hand.get("rotation_y", 0), f"{where}.hand.rotation_y"),
+                          hand_scale=r.vec3(hand.get("scale"), f"{where}.hand.scale", positive=True)))
+    if [s.seat for s in seats] != list(range(len(seats))) or not seats:
+        raise r.fail("seats", "expected seats 0, 1, … in order")
+    if len({s.color for s in seats}) != len(seats):
+        raise r.fail("seats", "two seats share a colour")
+
+    zones: list[Zone] = []
+    for i, raw in enumerate(r.items(top.get("zones"), "zones")):
+        where = f"zones[{i}]"
+        z = r.mapping(raw, where)
+        role = r.text(z.get("role"), f"{where}.role", empty=False)
+        if not _ROLE_RE.match(role):
+            raise r.fail(f"{where}.role", f"{role!r}: use lowercase letters, digits, '-' and '_'")
+        if any(other.role == role for other in zones):
+            raise r.fail(f"{where}.role", f"{role!r} is used twice")
+        seat = z.get("seat")
+        if seat is not None and r.integer(seat, f"{where}.seat") not in range(len(seats)):
+            raise r.fail(f"{where}.seat", f"no seat {seat}")
+        label_width = z.get("label_width")
+        zones.append(Zone(
+            role=role, label=r.text(z.get("label", role), f"{where}.label"), hint=r.text(z.get("hint", ""), f"{where}.hint"),
+            center=r.vec2(z.get("center"), f"{where}.center"), size=r.vec2(z.get("size"), f"{where}.size", positive=True),
+            snaps=tuple(r.vec2(v, f"{where}.snaps[{j}]") for j, v in enumerate(r.items(z.get("snaps", []), f"{where}.snaps"))),
+            seat=seat, facing=r.integer(z.get("facing", 0), f"{where}.facing"),
+            label_width=None if label_width is None else r.number(label_width, f"{where}.label_width", positive=True)))
+
+    decks: list[DeckPlacement] = []
+    for i, raw in enumerate(r.items(top.get("decks"), "decks")):
+        where = f"decks[{i}]"
+        d = r.mapping(raw, where)
+        name = r.text(d.get("name"), f"{where}.name", empty=False)
+        if any(other.name == name for other in decks):
+            raise r.fail(f"{where}.name", f"{name!r} is used twice")
+        zone = d.get("zone")
+        spread = tuple(r.vec2(v, f"{where}.spread[{j}]") for j, v in enumerate(r.items(d.get("spread", []), f"{where}.spread")))
+        if (zone is None) == (not spread):
+            raise r.fail(where, "give either 'zone' (a deck on that zone) or 'spread' (one position per card)")
+        if zone is not None and not any(z.role == r.text(zone, f"{where}.zone") for z in zones):
+            raise r.fail(f"{where}.zone", f"no zone {zone!r}")
+        decks.append(DeckPlacement(name=name, art=r.text(d.get("art"), f"{where}.art", empty=False), zone=zone,
+                                   spread=spread, scale=r.number(d.get("scale", 1.0), f"{where}.scale", positive=True),
+                                   face_down=r.flag(d.get("face_down", True), f"{where}.face_down"),
+                                   locked=r.flag(d.get("locked", False), f"{where}.locked")))
+
+    m = r.mapping(top.get("mat"), "mat")
+    colors = dict(r.mapping(m.get("colors", {}), "mat.colors"))
+    for key in ("background", "zone", "outline", "text", "hint", "panel"):
+        value = r.text(colors.get(key), f"mat.colors.{key}")
+        if not _HEX_COLOR_RE.match(value):
+            raise r.fail(f"mat.colors.{key}", f"expected #rrggbb, not {value!r}")
+    panels: list[Panel] = []
+    for i, raw in enumerate(r.items(m.get("panels", []), "mat.panels")):
+        where = f"mat.panels[{i}]"
+        p = r.mapping(raw, where)
+        position = r.text(p.get("text_position", "top"), f"{where}.text_position")
+        if position not in ("top", "bottom"):
+            raise r.fail(f"{where}.text_position", f"expected 'top' or 'bottom', not {position!r}")
+        panels.append(Panel(rect=r.rect(p.get("rect"), f"{where}.rect"), title=r.text(p.get("title", ""), f"{where}.title"),
+                            text=r.text(p.get("text", ""), f"{where}.text"), text_position=position,
+                            box=r.flag(p.get("box", True), f"{where}.box")))
+    ppu = r.integer(m.get("pixels_per_unit", 64), "mat.pixels_per_unit")
+    rect = r.rect(m.get("rect"), "mat.rect")
+    if not 8 <= ppu or max(rect[2] - rect[0], rect[3] - rect[1]) * ppu > 4096:
+        raise r.fail("mat.pixels_per_unit", "the mat image must stay within 4096 px (TTS guideline) and use at least 8 px per unit")
+    mat = MatSpec(name=r.text(m.get("name", "Play mat"), "mat.name"), rect=rect, pixels_per_unit=ppu,
+                  thickness=r.number(m.get("thickness", 0.1), "mat.thickness", positive=True),
+                  tile_base_size=r.number(m.get("tile_base_size", 2.2), "mat.tile_base_size", positive=True),
+                  rotation_y=r.number(m.get("rotation_y", 180), "mat.rotation_y"), colors=colors, panels=tuple(panels))
+
+    nb = r.mapping(top.get("notebook", {}), "notebook")
+    tabs = tuple(NotebookTab(id=r.text(t.get("id"), f"notebook.tabs[{i}].id", empty=False),
+                             title=r.text(t.get("title"), f"notebook.tabs[{i}].title", empty=False),
+                             color=_tab_color(r, t.get("color", "Grey"), f"notebook.tabs[{i}].color"))
+                 for i, t in enumerate(r.mapping(t, f"notebook.tabs[{i}]") for i, t in enumerate(r.items(nb.get("tabs", []), "notebook.tabs"))))
+    return TableLayout(
+        game_id=game_id, origin=origin, metadata=metadata,
+        surface_y=r.number(top.get("surface_y", 0.96), "surface_y"), card=card_spec, seats=tuple(seats),
+        zone_height=r.number(top.get("zone_height", 3.0), "zone_height", positive=True), zones=tuple(zones),
+        decks=tuple(decks), mat=mat,
+        notebook_template=r.text(nb.get("template", ""), "notebook.template"), notebook_tabs=tabs,
+        seat_tabs=r.flag(nb.get("seat_tabs", True), "notebook.seat_tabs"))
+
+
+def _tab_color(r: _Reader, value: Any, where: str) -> str:
+    color = r.text(value, where)
+    if color not in PLAYER_COLORS:
+        raise r.fail(where, f"{color!r} is not a TTS colour ({', '.join(PLAYER_COLORS)})")
+    return color
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    id: str           # physical card id (what the Lua reads from GMNotes)
+    key: str          # design key
+    deck: str         # layout deck name
+    card_id: int      # TTS CardID = CustomDeck key * 100 + slot
+    deck_key: int     # the CustomDeck key
+    guid: str
+    nickname: str
+    description: str
+    position: Vec2 | None  # own position when spread, else None (inside a deck)
+
+
+@dataclass(frozen=True)
+class SheetRef:
+    """One CustomDeck entry: which art deck and sheet it shows."""
+
+    key: int
+    art: str
+    sheet: int
+
+
+@dataclass
+class TablePlan:
+    layout: TableLayout
+    mat_guid: str
+    zone_guids: dict[str, str]
+    deck_guids: dict[str, str]          # deck objects (not spread placements)
+    sheets: dict[tuple[str, int], SheetRef]
+    cards: dict[str, list[PlacedCard]]  # layout deck name -> cards, in deck order
+    guids: GuidAllocator = field(repr=False)
+
+    def all_cards(self) -> list[PlacedCard]:
+        return [c for deck in self.layout.decks for c in self.cards[deck.name]]
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(template: str) -> jinja2.Template:
+    return _jinja().from_string(template)
+
+
+def _render_text(template: str, ctx: Mapping[str, Any], where: str) -> str:
+    try:
+        return _compiled(template).render(**ctx).strip()
+    except jinja2.TemplateError as exc:
+        raise InputError(f"{where}: {type(exc).__name__}: {exc}") from None
+
+
+def plan_table(layout: TableLayout, manifest: ArtManifest, game_data: Mapping[str, Any]) -> TablePlan:
+    """Place every card of the layout's decks and give every object its GUID.
+
+    ``game_data`` is the game's component data (``Game.data``): its ``cards`` rows
+    feed the card name templates. Art decks, sheets and slots come from ``manifest``.
+    """
+    guids = GuidAllocator(layout.game_id)
+    mat_guid = guids.get("mat")
+    zone_guids = {z.role: guids.get(f"zone/{z.role}") for z in layout.zones}
+    deck_guids: dict[str, str] = {}
+    sheets: dict[tuple[str, int], SheetRef] = {}
+    rows = {str(row.get("key")): row for row in game_data.get("cards", []) if isinstance(row, Mapping)}
+    cards: dict[str, list[PlacedCard]] = {}
+    used_art: set[str] = set()
+    for placement in layout.decks:
+        art = manifest.decks.get(placement.art)
+        if art is None:
+            raise InputError(f"{layout.origin}: decks: {placement.name!r} uses art deck {placement.art!r}, which the art "
+                             f"manifest does not have (it has: {', '.join(manifest.decks) or 'none'})")
+        if placement.art in used_art:
+            raise InputError(f"{layout.origin}: decks: art deck {placement.art!r} is placed twice; each card exists once")
+        used_art.add(placement.art)
+        for n in range(len(art.sheets)):
+            if (placement.art, n) not in sheets:
+                sheets[(placement.art, n)] = SheetRef(len(sheets) + 1, placement.art, n)
+        ids = [(key, cid, i + 1, len(copies)) for key, copies in art.copies.items() for i, cid in enumerate(copies)]
+        if placement.spread and len(placement.spread) != len(ids):
+            raise InputError(f"{layout.origin}: decks: {placement.name!r} spreads {len(placement.spread)} positions "
+                             f"for {len(ids)} cards")
+        if placement.zone is not None and len(ids) > 1:
+            deck_guids[placement.name] = guids.get(f"deck/{placement.name}")
+        placed: list[PlacedCard] = []
+        for n, (key, cid, copy, copies) in enumerate(ids):
+            slot = art.slots[key]
+            deck_key = sheets[(placement.art, slot.sheet)].key
+            row = rows.get(key, {"key": key})
+            ctx = {**row, "id": cid, "key": key, "copy": copy, "copies": copies, "deck": placement.name,
+                   "in_play": bool(row.get("in_play", True)), "game": game_data}
+            placed.append(PlacedCard(
+                id=cid, key=key, deck=placement.name, card_id=deck_key * 100 + slot.slot, deck_key=deck_key,
+                guid=guids.get(f"card/{cid}"),
+                nickname=_render_text(layout.card.nickname, ctx, f"{layout.origin}: card.nickname ({cid})"),
+                description=_render_text(layout.card.description, ctx, f"{layout.origin}: card.description ({cid})"),
+                position=placement.spread[n] if placement.spread else None))
+        cards[placement.name] = placed
+    all_ids = [c.id for deck in cards.values() for c in deck]
+    if len(set(all_ids)) != len(all_ids):
+        dup = next(i for i in all_ids if all_ids.count(i) > 1)
+        raise InputError(f"{layout.origin}: physical card id {dup!r} occurs in two decks")
+    return TablePlan(layout, mat_guid, zone_guids, deck_guids, sheets, cards, guids)
+
+
+def _xyz(v: Vec3) -> dict[str, float]:
+    return {"x": _num(v[0]), "y": _num(v[1]), "z": _num(v[2])}
+
+
+def zone_center(layout: TableLayout, zone: Zone) -> Vec3:
+    return (zone.center[0], layout.surface_y + layout.zone_height / 2, zone.center[1])
+
+
+def table_context(plan: TablePlan) -> dict[str, Any]:
+    """What the Lua templates get as ``table``: seats, zone GUIDs and centres, decks, cards, hands."""
+    layout = plan.layout
+    return {
+        "seats": [{"seat": s.seat, "color": s.color} for s in layout.seats],
+        "zones": dict(plan.zone_guids),
+        "positions": {z.role: _xyz(zone_center(layout, z)) for z in layout.zones},
+        "decks": dict(plan.deck_guids),
+        "cards": {c.id: {"guid": c.guid, "card_id": c.card_id, "deck": c.deck} for c in plan.all_cards()},
+        "hands": {s.color: _xyz(s.hand_position) for s in layout.seats},
+        # cards lie on the mat at this height; a card "upright" for seat 0 has this rotation
+        "card_y": _num(layout.snap_y),
+        "upright_rotation_y": _num(layout.card.rotation_y),
+    }
+
+
+# --------------------------------------------------------------------------- the save
+
+
+def _num(value: float) -> float:
+    """Round to 4 decimals (no float noise in the file); -0.0 becomes 0.0."""
+    out = round(float(value), 4)
+    return out + 0.0
+
+
+def transform(pos: Vec3, rot: Vec3 = (0.0, 0.0, 0.0), scale: Vec3 = (1.0, 1.0, 1.0)) -> dict[str, float]:
+    keys = ("posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ")
+    return {k: _num(v) for k, v in zip(keys, (*pos, *rot, *scale))}
+
+
+def _color(rgb: tuple[float, float, float], a: float | None = None) -> dict[str, float]:
+    out = {"r": _num(rgb[0]), "g": _num(rgb[1]), "b": _num(rgb[2])}
+    if a is not None:
+        out["a"] = _num(a)
+    return out
+
+
+def _object(name: str, guid: str, xform: dict[str, float], **fields: Any) -> dict[str, Any]:
+    """An ObjectState with the fields TTS itself writes, overridden by ``fields``."""
+    obj: dict[str, Any] = {
+        "GUID": guid, "Name": name, "Transform": xform, "Nickname": "", "Description": "", "GMNotes": "",
+        "ColorDiffuse": _color((1.0, 1.0, 1.0)), "Locked": False, "Grid": True, "Snap": True, "IgnoreFoW": False,
+        "MeasureMovement": False, "DragSelectable": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
+        "GridProjection": False, "HideWhenFaceDown": False, "Hands": False, "LuaScript": "", "LuaScriptState": "",
+        "XmlUI": "",
+    }
+    obj.update(fields)
+    return obj
+
+
+ImageUrl = Callable[[str], str]
+
+
+def _custom_deck_entry(manifest: ArtManifest, ref: SheetRef, card_type: int, url: ImageUrl) -> dict[str, Any]:
+    sheet = manifest.decks[ref.art].sheets[ref.sheet]
+    return {"FaceURL": url(sheet.face), "BackURL": url(sheet.back), "NumWidth": sheet.num_width,
+            "NumHeight": sheet.num_height, "BackIsHidden": sheet.back_is_hidden, "UniqueBack": sheet.unique_back,
+            "Type": card_type}
+
+
+def _card_object(plan: TablePlan, manifest: ArtManifest, card: PlacedCard, xform: dict[str, float], locked: bool,
+                 url: ImageUrl) -> dict[str, Any]:
+    ref = next(r for r in plan.sheets.values() if r.key == card.deck_key)
+    return _object("Card", card.guid, xform, Nickname=card.nickname, Description=card.description, GMNotes=card.id,
+                   Locked=locked, HideWhenFaceDown=True, Hands=True, SidewaysCard=False, CardID=card.card_id,
+                   CustomDeck={str(ref.key): _custom_deck_entry(manifest, ref, plan.layout.card.type, url)})
+
+
+def image_names(plan: TablePlan, manifest: ArtManifest) -> list[str]:
+    """Every image file (relative to ``images/``) the save refers to, sorted."""
+    names = {MAT_IMAGE}
+    for ref in plan.sheets.values():
+        sheet = manifest.decks[ref.art].sheets[ref.sheet]
+        names.update((sheet.face, sheet.back))
+    return sorted(names)
+
+
+def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, players: tuple[int, int],
+               game_data: Mapping[str, Any], image_url: ImageUrl, lua_script: str, xml_ui: str,
+               notebook: Mapping[str, str]) -> dict[str, Any]:
+    """The ``SaveState`` dict. ``image_url(name)`` maps a file in ``images/`` to its URL;
+    ``notebook`` maps each layout notebook tab id to its body text."""
+    layout = plan.layout
+    meta = layout.metadata
+    objects: list[dict[str, Any]] = []
+
+    mat = layout.mat
+    (mx, mz), (mw, md) = mat.center, mat.size
+    objects.append(_object(
+        "Custom_Tile", plan.mat_guid,
+        transform((mx, layout.surface_y + mat.thickness / 2, mz), (0.0, mat.rotation_y, 0.0),
+                  (mw / mat.tile_base_size, 1.0, md / mat.tile_base_size)),
+        Nickname=mat.name, Locked=True, Grid=False, Snap=False, DragSelectable=False, Tooltip=False,
+        CustomImage={"ImageURL": image_url(MAT_IMAGE), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
+                     "CustomTile": {"Type": 0, "Thickness": _num(mat.thickness), "Stackable": False, "Stretch": True}}))
+
+    for zone in layout.zones:
+        tint = PLAYER_COLORS[layout.seats[zone.seat].color] if zone.seat is not None else (1.0, 1.0, 1.0)
+        objects.append(_object(
+            "ScriptingTrigger", plan.zone_guids[zone.role],
+            transform(zone_center(layout, zone), (0.0, 180.0 * (zone.facing % 2), 0.0),
+                      (zone.size[0], layout.zone_height, zone.size[1])),
+            Nickname=zone.role, Description=" - ".join(t for t in (zone.label, zone.hint) if t), GMNotes=zone.role,
+            ColorDiffuse=_color(tint, 0.5), Locked=True, Grid=False, Snap=False, DragSelectable=False, Tooltip=False))
+
+    rot_y = layout.card.rotation_y
+    for placement in layout.decks:
+        cards = plan.cards[placement.name]
+        rot = (0.0, rot_y, 180.0 if placement.face_down else 0.0)
+        scale = (placement.scale, 1.0, placement.scale)
+        if placement.zone is not None:
+            zone = layout.zone(placement.zone)
+            pos = (zone.center[0], layout.surface_y + mat.thickness + 0.5, zone.center[1])
+            xform = transform(pos, rot, scale)
+            contained = [_card_object(plan, manifest, c, xform, False, image_url) for c in cards]
+            if len(contained) == 1:
+                contained[0]["Locked"] = placement.locked
+                objects.append(contained[0])
+                continue
+            keys = sorted({c.deck_key for c in cards})
+            refs = {r.key: r for r in plan.sheets.values()}
+            objects.append(_object(
+                "Deck", plan.deck_guids[placement.name], xform,
+                Nickname=manifest.decks[placement.art].name, GMNotes=placement.name, Locked=placement.locked,
+                HideWhenFaceDown=True, SidewaysCard=False, DeckIDs=[c.card_id for c in cards],
+                CustomDeck={str(k): _custom_deck_entry(manifest, refs[k], layout.card.type, image_url) for k in keys},
+                ContainedObjects=contained))
+        else:
+            for card in cards:
+                assert card.position is not None
+                pos = (card.position[0], layout.surface_y + mat.thickness + 0.2, card.position[1])
+                objects.append(_card_object(plan, manifest, card, transform(pos, rot, scale), placement.locked,
+                                            image_url))
+
+    snaps = [{"Position": _xyz((x, layout.snap_y, z))} for zone in layout.zones for x, z in zone.snap_positions()]
+
+    tabs: dict[str, dict[str, Any]] = {}
+    for tab in layout.notebook_tabs:
+        tabs[str(len(tabs))] = {"title": tab.title, "body": notebook.get(tab.id, ""), "color": tab.color,
+                                "visibleColor": _color(PLAYER_COLORS[tab.color]), "id": len(tabs)}
+    if layout.seat_tabs:
+        for seat in layout.seats:
+            tabs[str(len(tabs))] = {"title": seat.color, "body": "", "color": seat.color,
+                                    "visibleColor": _color(PLAYER_COLORS[seat.color]), "id": len(tabs)}
+
+    save: dict[str, Any] = {
+        "SaveName": game_name,
+        "GameMode": str(meta.get("game_mode", game_name)),
+        "GameType": str(meta.get("game_type", "Game")),
+        "GameComplexity": str(meta.get("game_complexity", "")),
+        "Gravity": _num(meta.get("gravity", 0.5)),
+        "PlayArea": _num(meta.get("play_area", 0.5)),
+        "Table": str(meta.get("table", "Table_Square")),
+        "Sky": str(meta.get("sky", "Sky_Museum")),
+        "Note": str(meta.get("note", "")),
+        "Rules": "",
+        "XmlUI": xml_ui,
+        "LuaScript": lua_script,
+        "LuaScriptState": "",
+        "PlayerCounts": [int(players[0]), int(players[1])],
+        "Tags": [str(t) for t in game_data.get("tags", [])],
+        "Hands": {
+            "Enable": True, "DisableUnused": True, "Hiding": 0,
+            "HandTransforms": [{"Color": s.color,
+                                "Transform": transform(s.hand_position, (0.0, s.hand_rotation_y, 0.0), s.hand_scale)}
+                               for s in layout.seats],
+        },
+        "TabStates": tabs,
+        "SnapPoints": snaps,
+        "ObjectStates": objects,
+    }
+    playing_time = game_data.get("playing_time")
+    if isinstance(playing_time, list) and len(playing_time) == 2:
+        save["PlayingTime"] = [int(playing_time[0]), int(playing_time[1])]
+    return save

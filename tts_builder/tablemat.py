@@ -1,0 +1,153 @@
+"""The play mat: a picture of the table layout, drawn with Pillow from the zone rectangles.
+
+Players see where to drop cards: every scripting zone is a labelled rectangle
+(its label at the top, a hint at the bottom, in the frame of the seat it faces),
+every snap point a faint card outline, and the layout's panels carry short
+reminders. The image maps world x/z to pixels at ``mat.pixels_per_unit``, with
+the image top at the far side (+z) as seat 0 sees it; the mat object is turned
+by ``mat.rotation_y`` so that this holds in game (``art_src/<game>/table.json``).
+
+Output is deterministic: the same layout gives byte-identical PNG bytes.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw
+
+from tts_builder.art.render import fit_text, font, png_bytes
+from tts_builder.save import PLAYER_COLORS, Panel, Rect, TableLayout, Zone
+
+RGB = tuple[int, int, int]
+
+
+def _hex(color: str) -> RGB:
+    return (int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16))
+
+
+def _mix(a: RGB, b: RGB, t: float) -> RGB:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+class _Canvas:
+    def __init__(self, layout: TableLayout) -> None:
+        mat = layout.mat
+        self.layout = layout
+        self.ppu = mat.pixels_per_unit
+        self.x0, self.z1 = mat.rect[0], mat.rect[3]
+        self.size = (math.ceil((mat.rect[2] - mat.rect[0]) * self.ppu), math.ceil((mat.rect[3] - mat.rect[1]) * self.ppu))
+        self.colors = {k: _hex(v) for k, v in mat.colors.items()}
+        self.img = Image.new("RGB", self.size, self.colors["background"])
+
+    def px(self, units: float) -> int:
+        return max(1, round(units * self.ppu))
+
+    def box(self, rect: Rect) -> tuple[int, int, int, int]:
+        """World rect -> pixel box (left, top, right, bottom); the image top is +z."""
+        x0, z0, x1, z1 = rect
+        return (round((x0 - self.x0) * self.ppu), round((self.z1 - z1) * self.ppu),
+                round((x1 - self.x0) * self.ppu), round((self.z1 - z0) * self.ppu))
+
+
+def _text(draw: ImageDraw.ImageDraw, text: str, box: tuple[int, int, int, int], color: RGB, size_px: int,
+          *, wrap: bool = False, valign: str = "middle") -> None:
+    """Centre ``text`` in ``box``, shrinking it until it fits."""
+    if not text.strip():
+        return
+    left, top, right, bottom = box
+    w, h = right - left, bottom - top
+    if w <= 0 or h <= 0:
+        return
+    fitted = fit_text(text, w, h, size_px=size_px, min_size_px=max(8, size_px // 3), wrap=wrap, align="center")
+    x = left + (w - fitted.width) // 2 - fitted.bbox[0]
+    if valign == "top":
+        y = top - fitted.bbox[1]
+    else:
+        y = top + (h - fitted.height) // 2 - fitted.bbox[1]
+    draw.multiline_text((x, y), fitted.text, fill=color, font=font(fitted.size_px), spacing=fitted.spacing_px,
+                        align="center")
+
+
+def _zone_picture(c: _Canvas, zone: Zone) -> Image.Image:
+    """One zone drawn upright for the seat it faces (rotated into place by the caller)."""
+    w, h = c.px(zone.size[0]), c.px(zone.size[1])
+    pic = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(pic)
+    fill = c.colors["zone"]
+    if zone.seat is not None:
+        rgb = PLAYER_COLORS[c.layout.seats[zone.seat].color]
+        fill = _mix(fill, (round(rgb[0] * 255), round(rgb[1] * 255), round(rgb[2] * 255)), 0.25)
+    radius = c.px(0.25)
+    line = max(2, c.px(0.05))
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=fill + (255,), outline=c.colors["outline"] + (255,),
+                           width=line)
+    pad = c.px(0.12)
+    label_px, hint_px = c.px(0.42), c.px(0.28)
+    if zone.label_width is not None:  # a long area: label and hint in a block at its left end
+        lw = c.px(zone.label_width)
+        draw.line((lw, pad, lw, h - pad), fill=c.colors["outline"] + (255,), width=max(1, line // 2))
+        _text(draw, zone.label, (pad, pad, lw - pad, h // 2), c.colors["text"], label_px, wrap=True)
+        _text(draw, zone.hint, (pad, h // 2, lw - pad, h - pad), c.colors["hint"], hint_px, wrap=True)
+    else:  # a card area: label along the top, hint along the bottom
+        band = c.px(0.62)
+        _text(draw, zone.label, (pad, pad, w - pad, band), c.colors["text"], label_px)
+        _text(draw, zone.hint, (pad, h - band, w - pad, h - pad), c.colors["hint"], hint_px, wrap=True)
+    return pic.rotate(180) if zone.facing % 2 else pic
+
+
+def _panel(c: _Canvas, draw: ImageDraw.ImageDraw, panel: Panel) -> None:
+    left, top, right, bottom = c.box(panel.rect)
+    if panel.box:
+        draw.rounded_rectangle((left, top, right - 1, bottom - 1), radius=c.px(0.25), fill=c.colors["panel"],
+                               outline=c.colors["outline"], width=max(1, c.px(0.03)))
+    pad = c.px(0.2)
+    if not panel.box:  # a free-standing title
+        _text(draw, panel.title, (left, top, right, bottom), c.colors["text"], c.px(0.8))
+        return
+    band = c.px(0.8)
+    _text(draw, panel.title, (left + pad, top + pad, right - pad, top + band), c.colors["text"], c.px(0.45))
+    if panel.text_position == "top":
+        _text(draw, panel.text, (left + pad, top + band + pad, right - pad, bottom - pad), c.colors["hint"],
+              c.px(0.3), wrap=True, valign="top")
+    else:
+        _text(draw, panel.text, (left + pad, bottom - c.px(1.6), right - pad, bottom - pad), c.colors["hint"],
+              c.px(0.3), wrap=True)
+
+
+def render_mat(layout: TableLayout) -> Image.Image:
+    """The mat picture (RGB) for ``layout``."""
+    c = _Canvas(layout)
+    draw = ImageDraw.Draw(c.img)
+    for panel in layout.mat.panels:
+        _panel(c, draw, panel)
+    card_w, card_h = layout.card.size
+    outline = _mix(c.colors["zone"], c.colors["hint"], 0.45)
+    for zone in layout.zones:
+        left, top, _, _ = c.box(zone.rect)
+        pic = _zone_picture(c, zone)
+        c.img.paste(pic, (left, top), pic)
+        for x, z in zone.snap_positions():  # where a card lands
+            box = c.box((x - card_w / 2, z - card_h / 2, x + card_w / 2, z + card_h / 2))
+            draw.rounded_rectangle(box, radius=c.px(0.15), outline=outline, width=max(1, c.px(0.025)))
+    for placement in layout.decks:  # cards laid out one by one (e.g. reference cards)
+        w, h = card_w * placement.scale, card_h * placement.scale
+        for x, z in placement.spread:
+            box = c.box((x - w / 2, z - h / 2, x + w / 2, z + h / 2))
+            draw.rounded_rectangle(box, radius=c.px(0.12), outline=outline, width=max(1, c.px(0.025)))
+    return c.img
+
+
+def render_mat_png(layout: TableLayout) -> bytes:
+    """:func:`render_mat` as deterministic PNG bytes."""
+    return png_bytes(render_mat(layout))
+
+
+def render_thumbnail(layout: TableLayout, size: int = 256) -> Image.Image:
+    """A square thumbnail of the mat, for games whose art has no thumbnail."""
+    mat = render_mat(layout)
+    scale = size / max(mat.size)
+    small = mat.resize((max(1, round(mat.width * scale)), max(1, round(mat.height * scale))), Image.Resampling.LANCZOS)
+    out = Image.new("RGB", (size, size), _hex(layout.mat.colors["background"]))
+    out.paste(small, ((size - small.width) // 2, (size - small.height) // 2))
+    return out
