@@ -596,3 +596,25 @@ def test_deal_moves_top_cards_into_hands_next_frame(fake: FakeTTS) -> None:
     assert fake.sandbox.from_lua(fake.sandbox.globals.entered) == []
     fake.step()
     assert fake.sandbox.from_lua(fake.sandbox.globals.entered) == ["7S", "9H"]
+
+
+def test_objects_keep_their_identity_across_many_lua_calls():
+    """lupa issue #293: with Lua 5.2's collector running, Lua could receive
+    another live Python object (a bound method of another card) from
+    getObjectFromGUID. The fake runs with the collector stopped."""
+    fake = FakeTTS()
+    cards = [fake.spawn("Card", guid=f"{i:06x}", name=f"card {i}") for i in range(1, 60)]
+    guids = [c.getGUID() for c in cards]
+    fake.sandbox.execute("""
+        function churn(guids, rounds)
+          for r = 1, rounds do
+            for i = 1, #guids do
+              local o = getObjectFromGUID(guids[i])
+              if o.getGUID() ~= guids[i] then return guids[i] end
+              o.setPositionSmooth({x = r, y = 1, z = i}, false, true)
+              local p = o.getPosition()
+            end
+          end
+          return nil
+        end""", "churn.lua")
+    assert fake.sandbox.call("churn", guids, 200) is None

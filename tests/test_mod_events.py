@@ -1,0 +1,213 @@
+"""Event-level tests of the built Two & Two mod: the real save's Global script
+runs under Lua 5.2 with a stubbed TTS API; cards are dropped on the mat and
+panel buttons clicked as a player would; the transcript the mod records
+validates in Python."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rules
+from rules.players import choose
+from tts_builder.build import build_game
+from tts_builder.lualint import lint_lua
+from tts_builder.luasandbox import FakeTTS
+from tts_builder.validate import validate_data
+
+GAME_ID = "two-and-two"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> dict[str, Any]:
+    out = tmp_path_factory.mktemp("build")
+    build_game(GAME_ID, out, base_url="https://example.invalid/mods")
+    return json.loads((out / GAME_ID / f"{GAME_ID}.json").read_text())
+
+
+class Table:
+    """The built save laid out in a FakeTTS, with helpers that act like players."""
+
+    def __init__(self, save: dict[str, Any], state: str = ""):
+        self.save = save
+        self.fake = FakeTTS(seated=("White", "Red"))
+        self.zones: dict[str, Any] = {}
+        self.deck = None
+        for obj in save["ObjectStates"]:
+            t = obj["Transform"]
+            pos = (t["posX"], t["posY"], t["posZ"])
+            if obj["Name"] == "ScriptingTrigger":
+                self.zones[obj["Nickname"]] = self.fake.add_zone(guid=obj["GUID"], name=obj["Nickname"],
+                                                                 position=pos)
+            elif obj["Name"] in ("Deck", "DeckCustom"):
+                cards = [{"guid": c["GUID"], "name": c["Nickname"], "gm_notes": c["GMNotes"],
+                          "card_id": c["CardID"]} for c in obj["ContainedObjects"]]
+                self.deck = self.fake.spawn_deck(cards, guid=obj["GUID"], name=obj["Nickname"], position=pos)
+            else:
+                self.fake.spawn(obj["Name"], guid=obj["GUID"], name=obj.get("Nickname", ""),
+                                gm_notes=obj.get("GMNotes", ""), position=pos)
+        self.guid_of = {c["GMNotes"]: c["GUID"] for o in save["ObjectStates"] for c in o.get("ContainedObjects", [])}
+        self.fake.load_global(save["LuaScript"], save_state=state)
+
+    # -- reading the mod's state ---------------------------------------------------------
+    def lua_state(self) -> dict[str, Any]:
+        return self.fake.sandbox.from_lua(self.fake.sandbox.lookup("Game.state"), empty_as="list")
+
+    def transcript(self) -> dict[str, Any]:
+        return json.loads(self.fake.sandbox.call("onSave"))["transcript"]
+
+    def zone_pos(self, role: str) -> tuple[float, float, float]:
+        p = self.zones[role].getPosition()
+        return (p.x, p.y, p.z)
+
+    # -- acting as a player ---------------------------------------------------------------
+    def card(self, card_id: str):
+        obj = self.fake.get_object(self.guid_of[card_id])
+        if obj.container is not None:
+            obj = self.fake.take_from(obj.container, guid=obj.getGUID())
+        return obj
+
+    def drop(self, color: str, card_id: str, role: str, rotation_y: float | None = None) -> Any:
+        obj = self.card(card_id)
+        self.fake.fire("onObjectPickUp", color, obj)
+        if rotation_y is not None:
+            obj.setRotation({"x": 0, "y": rotation_y, "z": 0})
+        return self.fake.drop(obj, color, position=self.zone_pos(role))
+
+    def click(self, color: str, fn: str) -> Any:
+        return self.fake.click_ui(fn, color)
+
+
+COLORS = ["White", "Red"]
+UPRIGHT = 180.0
+
+
+def act(table: Table, seat: int, move: dict[str, Any], deny_target: dict[str, str]) -> None:
+    """Make ``move`` the way a player at the table would."""
+    color = COLORS[seat]
+    t = move["type"]
+    if t == "start-stack":
+        table.drop(color, move["card"], "stack", UPRIGHT if move["orientation"] == "up" else UPRIGHT + 180)
+    elif t == "play":
+        if move.get("flip"):
+            table.drop(color, move["flip"], "flip")
+        table.drop(color, move["card"], "stack")
+    elif t == "wild":
+        table.drop(color, move["card"], "stack")
+    elif t == "skip":
+        table.drop(color, move["card"], "skip-own" if move["target"] == "own" else "skip-opponent")
+    elif t == "deny":
+        pending = table.lua_state()["pending"]
+        want = "flip" if (not pending["chain"] and move["target"] == pending["play"].get("flip")) else "card"
+        if deny_target.get(color, "card") != want:
+            table.click(color, "ttDenyTarget")
+            deny_target[color] = want
+        table.drop(color, move["card"], "deny")
+    else:
+        table.click(color, {"draw": "ttDraw", "end-turn": "ttEndTurn", "pass": "ttPass",
+                            "forfeit": "ttForfeit"}[t])
+
+
+def play_through(table: Table, seed: int, limit: int | None = None) -> tuple[Any, int]:
+    """Play the game the mod dealt, choosing moves with a simulated player."""
+    game = rules.get_game(GAME_ID)
+    t = table.transcript()
+    state = game.new_state(setup=t["setup"], options=t["options"])
+    rng = random.Random(seed)
+    deny_target: dict[str, str] = {}
+    n = 0
+    while not state.is_terminal() and (limit is None or n < limit):
+        seat = state.current_player()
+        move = choose(game, state, "heuristic" if seed % 2 else "random", rng)
+        act(table, seat, move, deny_target)
+        state.apply(move)
+        n += 1
+        recorded = table.transcript()["moves"]
+        assert len(recorded) == n, f"move {n - 1} {move} not recorded: {table.fake.broadcasts[-1:]}"
+        assert recorded[-1] == {"player": seat, **move}
+    return state, n
+
+
+def test_generated_lua_compiles_and_passes_the_moonsharp_lint(built):
+    assert lint_lua(built["LuaScript"], "Global.lua") == []
+    assert "Two &amp; Two" in built["XmlUI"]
+
+
+def test_a_whole_game_played_through_table_events_validates(built):
+    table = Table(built)
+    table.click("White", "ttNewGame")
+    state, n = play_through(table, seed=3)
+    assert state.is_terminal() and n > 30
+    transcript = table.transcript()
+    assert table.lua_state()["phase"] == "over"
+    assert transcript["result"]["winner"] == state.result().winner
+    report = validate_data({**built, "LuaScriptState": json.dumps({"transcript": transcript})}, "save.json")
+    assert report.legal and report.finished, report.summary()
+    assert report.moves_checked == n
+
+
+def test_an_illegal_drop_is_refused_with_its_rule_and_the_card_goes_back(built):
+    table = Table(built)
+    table.click("White", "ttNewGame")
+    game = rules.get_game(GAME_ID)
+    state = game.new_state(setup=table.transcript()["setup"])
+    top = state.legal_moves()[0]["card"]
+    act(table, 0, {"type": "start-stack", "card": top, "orientation": "up"}, {})
+    state.apply({"type": "start-stack", "card": top, "orientation": "up"})
+    hand = state.to_json()["hands"][1]
+    bad = next((c for c in hand if not state.check({"type": "play", "card": c}).ok), None)
+    if bad is None:
+        pytest.skip("this deal gives Red no unplayable card")
+    verdict = state.check({"type": "play", "card": bad})
+    obj = table.card(bad)
+    origin = obj.getPosition()
+    table.fake.fire("onObjectPickUp", "Red", obj)
+    table.fake.drop(obj, "Red", position=table.zone_pos("stack"))
+    assert f"[{verdict.rule}]" in table.fake.broadcasts[-1].text
+    assert len(table.transcript()["moves"]) == 1
+    back = obj.getPosition()
+    assert (back.x, back.z) == (origin.x, origin.z)
+    # the wrong player is refused too, by turn order
+    table.click("White", "ttDraw")
+    assert "[turn-order]" in table.fake.broadcasts[-1].text
+
+
+def test_the_recorder_survives_save_and_reload_without_losing_or_doubling(built):
+    table = Table(built)
+    table.click("White", "ttNewGame")
+    play_through(table, seed=5, limit=12)
+    before = table.transcript()
+    saved = table.fake.save_and_reload()
+    assert json.loads(saved)["transcript"] == before
+    after = table.transcript()
+    assert after == before and len(after["moves"]) == 12
+    # the reloaded mod goes on from where it was
+    state_after = table.lua_state()
+    game = rules.get_game(GAME_ID)
+    replay = game.new_state(setup=before["setup"])
+    for entry in before["moves"]:
+        replay.apply({k: v for k, v in entry.items() if k != "player"})
+    assert rules.canonical_json(replay.to_json()) == rules.canonical_json(state_after)
+
+
+def test_a_rewind_to_an_older_state_restores_that_game(built):
+    table = Table(built)
+    table.click("White", "ttNewGame")
+    play_through(table, seed=7, limit=6)
+    older = table.fake.sandbox.call("onSave")
+    play_through_more = table.transcript()
+    assert len(play_through_more["moves"]) == 6
+    # TTS calls onLoad with the older script state on a rewind
+    rewound = Table(built, state=older)
+    assert rewound.transcript() == json.loads(older)["transcript"]
+
+
+def test_buttons_before_a_game_say_what_to_do(built):
+    table = Table(built)
+    table.click("White", "ttDraw")
+    assert "New game" in table.fake.broadcasts[-1].text
+    assert "New game" in str(table.fake.ui.getValue("tt-status"))
