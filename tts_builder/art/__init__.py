@@ -10,13 +10,14 @@ Modules by concern:
 
 from tts_builder.art.pipeline import (ArtManifest, CardSlot, DeckArt, FileRecord, SheetArt, StandaloneArt,
                                       images_dir, load_manifest, render_game_art, render_sheets_command)
-from tts_builder.art.render import RENDERER_VERSION, FittedText, fit_text, render_card
+from tts_builder.art.render import RENDERER_VERSION, FittedText, ResolvedCard, fit_text, render_card, resolve_card
 from tts_builder.art.sheets import MAX_COLUMNS, MAX_ROWS, MAX_SHEET_PX, SheetPlan, compose_sheet, plan_sheets
 from tts_builder.art.source import ArtSource, ComponentRow, known_art_games, load_art_source, load_rules_data
 
 __all__ = [
     "ArtManifest", "CardSlot", "DeckArt", "FileRecord", "SheetArt", "StandaloneArt", "images_dir", "load_manifest",
-    "render_game_art", "render_sheets_command", "RENDERER_VERSION", "FittedText", "fit_text", "render_card",
+    "render_game_art", "render_sheets_command", "RENDERER_VERSION", "FittedText", "ResolvedCard", "fit_text",
+    "render_card", "resolve_card",
     "MAX_COLUMNS", "MAX_ROWS", "MAX_SHEET_PX", "SheetPlan", "compose_sheet", "plan_sheets", "ArtSource",
     "ComponentRow", "known_art_games", "load_art_source", "load_rules_data",
 ]

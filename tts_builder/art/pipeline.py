@@ -224,7 +224,7 @@ def _assign_rows(source: ArtSource) -> tuple[dict[str, list[ComponentRow]], list
     decks: dict[str, list[ComponentRow]] = {d.key: [] for d in source.decks}
     standalone: list[tuple[StandaloneSpec, ComponentRow]] = []
     for row in source.rows:
-        ctx = {**row.fields, "row": dict(row.fields), "game": dict(source.game)}
+        ctx = {**row.fields, "row": dict(row.fields), "game": dict(source.game), "tables": source.tables}
         hits: list[DeckSpec | StandaloneSpec] = []
         groups: list[DeckSpec | StandaloneSpec] = [*source.decks, *source.standalone]
         for group in groups:
@@ -296,16 +296,17 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
         faces.update(face_jobs)
         if deck.unique_back:
             back_jobs = {r.key: cache.job(back_layout, r, deck.key, f"{deck.key}/{r.key} back") for r in rows}
-        single_back = cache.job(back_layout, None, deck.key, f"{deck.key}/back")
+        # a unique-back layout may need a row, so the single back is resolved only when it is used
+        single_back = None if deck.unique_back else cache.job(back_layout, None, deck.key, f"{deck.key}/back")
         hidden = None if deck.back_is_hidden else cache.job(hidden_layout, None, deck.key, f"{deck.key}/hidden")
-        for job in [*face_jobs.values(), *(back_jobs.values() if deck.unique_back else [single_back]),
+        for job in [*face_jobs.values(), *(back_jobs.values() if single_back is None else [single_back]),
                     *([hidden] if hidden else [])]:
             cache.ensure(job)
         card_px = (mm_to_px(w_mm, tts.dpi), mm_to_px(h_mm, tts.dpi))
         plans = plan_sheets([r.key for r in rows], *card_px, back_is_hidden=deck.back_is_hidden,
                             max_px=tts.max_sheet_px)
         back_name = f"{deck.key}-back.png"
-        if not deck.unique_back:
+        if single_back is not None:
             back_px = _fit_px(card_px, tts.max_sheet_px)
             writer.image(back_name, {"back": single_back.digest, "size": back_px},
                          lambda: picture(single_back, back_px))
@@ -366,7 +367,8 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
         missing = [k for k in spec.cards if k not in faces]
         if missing:
             raise InputError(f"{source.origin}: thumbnail.cards: {missing[0]!r} is not drawn in any deck")
-        title = render_template(spec.title, {"game": dict(source.game)}, "thumbnail.title") if spec.title else None
+        title = (render_template(spec.title, {"game": dict(source.game), "tables": source.tables}, "thumbnail.title")
+                 if spec.title else None)
         inputs = {"cards": [j.digest for j in jobs], "background": source.color(spec.background, "thumbnail"),
                   "title": title, "title_color": source.color(spec.title_color, "thumbnail")}
         writer.image(THUMBNAIL, inputs, lambda: _thumbnail(source, [(j, cache.image(j.digest)) for j in jobs], title))

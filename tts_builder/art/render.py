@@ -3,18 +3,26 @@
 Geometry in a layout is in mm from the top-left of the cut box (negative values
 reach into the bleed), fonts in pt, both turned into pixels at the art source's
 DPI. Any string field holding ``{{`` or ``{%`` is a Jinja2 template over the row's
-fields (plus ``row``, ``game``, ``vars``, ``deck`` and, inside ``repeat``, ``i``).
-Fonts come from Pillow only (``ImageFont.load_default(size=...)``, Aileron
-Regular) laid out with the basic engine, so output does not depend on the system
-fonts or on whether libraqm is installed.
+fields (plus ``row``, ``game``, ``tables``, ``vars``, ``deck``, the layout's ``let``
+names and, inside ``repeat``, ``i``). Fonts come from Pillow only
+(``ImageFont.load_default(size=...)``, Aileron Regular) laid out with the basic
+engine, so output does not depend on the system fonts or on whether libraqm is
+installed.
+
+Drawing is two steps. :func:`resolve_card` evaluates every template, ``when`` and
+``repeat`` and turns colours into RGB: the result (:class:`ResolvedCard`) is plain
+data that says exactly what will be drawn. :func:`draw_resolved` paints it.
 
 :class:`CardCache` makes rendering incremental: each picture is stored under its
-:func:`job_digest` (layout, row fields, palette, shapes, DPI, renderer version,
-Pillow version) and is not drawn again while that digest is unchanged.
+:func:`job_digest`, the digest of the resolved card (plus DPI, renderer and Pillow
+versions), and is not drawn again while that digest is unchanged. Because the key
+is what is drawn, not what it was drawn from, a change to shared data (a roster
+table, ``game``, a palette entry) redraws exactly the cards whose drawing it changes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -24,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import PIL
-from jinja2 import StrictUndefined, Template, TemplateError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2 import StrictUndefined, Template, TemplateError, Undefined
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from tts_builder.art.source import RGB, ArtSource, ComponentRow, Layout, canonical_digest, mm_to_px
@@ -33,10 +41,10 @@ from tts_builder.errors import InputError
 from tts_builder.fileio import atomic_write_bytes
 
 #: Bump when the drawing code changes what a layout looks like: every cached card is redrawn.
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"
 
 PT_PER_INCH = 72.0
-_ENV = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+_ENV = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
 _MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
 _TRANSPOSE = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
 
@@ -52,6 +60,11 @@ def _template(text: str) -> Template:
 @lru_cache(maxsize=512)
 def _expression(text: str) -> Callable[..., Any]:
     return _ENV.compile_expression(text)
+
+
+@lru_cache(maxsize=512)
+def _strict_expression(text: str) -> Callable[..., Any]:
+    return _ENV.compile_expression(text, undefined_to_none=False)
 
 
 def render_template(text: str, ctx: Mapping[str, Any], where: str) -> str:
@@ -73,9 +86,20 @@ def evaluate(expression: str, ctx: Mapping[str, Any], where: str) -> Any:
 
 
 def card_context(source: ArtSource, layout: Layout, row: ComponentRow | None, deck: str | None) -> dict[str, Any]:
-    """Template context: the row's fields, then the reserved names."""
+    """Template context: the row's fields, the reserved names, then the layout's ``let`` names."""
     fields = dict(row.fields) if row is not None else {}
-    return {**fields, "row": fields, "game": dict(source.game), "vars": dict(layout.vars), "deck": deck}
+    ctx = {**fields, "row": fields, "game": dict(source.game), "tables": source.tables, "vars": dict(layout.vars),
+           "deck": deck}
+    for name, expression in layout.let.items():
+        where = f"{source.origin}: layouts.{layout.name}.let.{name}"
+        try:
+            value = _strict_expression(expression)(**ctx)
+        except TemplateError as exc:
+            raise InputError(f"{where}: expression {expression!r}: {exc}") from None
+        if isinstance(value, Undefined):
+            raise InputError(f"{where}: expression {expression!r} is undefined")
+        ctx[name] = value
+    return ctx
 
 
 # --------------------------------------------------------------------------- fonts and text
@@ -224,16 +248,43 @@ class _Mapper:
         return max(0, round(mm * self.k))
 
 
-class _Painter:
-    def __init__(self, source: ArtSource, layout: Layout, ctx: dict[str, Any], where: str, scale: int):
-        self.source, self.layout, self.ctx, self.where = source, layout, ctx, where
-        self.px_per_mm = source.dpi * scale / 25.4
-        self.pt_px = source.dpi * scale / PT_PER_INCH
+_COLOUR_FIELDS = ("fill", "outline", "color")
+_NOT_DRAWN = ("when", "repeat", "comment")
+
+
+@dataclass(frozen=True)
+class ResolvedCard:
+    """What one picture shows, as plain data: templates rendered, ``when``/``repeat`` applied.
+
+    Each layer is a dict like the layout's (no ``when``, ``repeat`` or ``comment``) with
+    colours as ``[r, g, b]``, ``offset_mm`` ``[dx, dy]`` for a repeated copy, a shape's
+    ``shape`` (its aspect and resolved layers) and an image's ``sha256``.
+    """
+
+    layout: Layout
+    background: RGB
+    layers: tuple[Mapping[str, Any], ...]
+
+    def spec(self) -> dict[str, Any]:
+        """Everything that changes the picture but the DPI (for cache keys)."""
+        return {"size_mm": list(self.layout.size_mm), "bleed_mm": self.layout.bleed_mm,
+                "safe_mm": self.layout.safe_mm, "background": list(self.background),
+                "layers": [dict(layer) for layer in self.layers]}
+
+    def texts(self) -> list[str]:
+        """The text of every text layer, in drawing order (shapes hold no text)."""
+        return [str(layer["text"]) for layer in self.layers if layer["type"] == "text"]
+
+
+class _Resolver:
+    def __init__(self, source: ArtSource):
+        self.source = source
 
     def colour(self, value: Any, ctx: Mapping[str, Any], where: str) -> RGB:
         return self.source.color(render_template(str(value), ctx, where), where)
 
-    def paint(self, img: Image.Image, layers: Any, mapper: _Mapper, ctx: dict[str, Any], where: str) -> None:
+    def layers(self, layers: Any, ctx: dict[str, Any], where: str) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
         for n, layer in enumerate(layers):
             lw = f"{where}[{n}]"
             rep = layer.get("repeat", {"count": 1})
@@ -242,15 +293,93 @@ class _Painter:
                 lctx = {**ctx, "i": i} if "repeat" in layer else ctx
                 if "when" in layer and not evaluate(layer["when"], lctx, f"{lw}.when"):
                     continue
-                self.layer(img, layer, mapper, lctx, lw, i * step[0], i * step[1])
+                resolved = self.layer(layer, lctx, lw)
+                if resolved is None:
+                    continue
+                if i * step[0] or i * step[1]:
+                    resolved["offset_mm"] = [i * step[0], i * step[1]]
+                out.append(resolved)
+        return out
 
-    def layer(self, img: Image.Image, layer: Mapping[str, Any], m: _Mapper, ctx: dict[str, Any], where: str,
-              dx: float, dy: float) -> None:
+    def layer(self, layer: Mapping[str, Any], ctx: dict[str, Any], where: str) -> dict[str, Any] | None:
+        out = {k: v for k, v in layer.items() if k not in _NOT_DRAWN}
+        for name in _COLOUR_FIELDS:
+            if name in layer:
+                out[name] = list(self.colour(layer[name], ctx, f"{where}.{name}"))
+        kind = layer["type"]
+        if kind == "text":
+            text = render_template(layer["text"], ctx, f"{where}.text")
+            if not text.strip():
+                return None
+            missing = sorted({c for c in text if not has_glyph(c)})
+            if missing:
+                raise InputError(f"{where}.text: {text!r} uses characters the built-in font "
+                                 f"lacks: {''.join(missing)!r}")
+            out["text"] = text
+            out["color"] = list(self.colour(layer.get("color", "#000000"), ctx, f"{where}.color"))
+        elif kind == "shape":
+            name = render_template(layer["name"], ctx, f"{where}.name")
+            shape = self.source.shapes.get(name)
+            if shape is None:
+                known = ", ".join(sorted(self.source.shapes)) or "none"
+                raise InputError(f"{where}.name: no shape {name!r} (known: {known})")
+            out["name"] = name
+            out["shape"] = {"aspect": shape.get("aspect"),
+                            "layers": self.layers(shape["layers"], ctx, f"{self.source.origin}: shapes.{name}.layers")}
+        elif kind == "image":
+            rel = render_template(layer["src"], ctx, f"{where}.src")
+            out["src"] = rel
+            out["sha256"] = hashlib.sha256(_asset(self.source, rel, where).read_bytes()).hexdigest()
+        return out
+
+
+def _asset(source: ArtSource, rel: str, where: str) -> Any:
+    resource = source.root / "assets"
+    for part in rel.split("/"):
+        if part in ("", ".", ".."):
+            raise InputError(f"{where}.src: {rel!r} must be a plain path under assets/")
+        resource = resource / part
+    if not resource.is_file():
+        raise InputError(f"{where}.src: no file assets/{rel}")
+    return resource
+
+
+def resolve_card(source: ArtSource, layout: Layout, row: ComponentRow | None = None, *,
+                 deck: str | None = None) -> ResolvedCard:
+    """Evaluate ``layout``'s templates for ``row``: exactly what :func:`draw_resolved` will draw.
+
+    Raises :class:`InputError` (naming the layer and the row) for a bad template, an unknown
+    shape, a missing asset or a character the built-in font lacks.
+    """
+    try:
+        ctx = card_context(source, layout, row, deck)
+        background = source.color(render_template(layout.background, ctx, f"layouts.{layout.name}.background"),
+                                  f"layouts.{layout.name}.background")
+        layers = _Resolver(source).layers(layout.layers, ctx, f"{source.origin}: layouts.{layout.name}.layers")
+    except InputError as exc:
+        drawing = f"row {row.key!r}" if row is not None else "no row"
+        raise InputError(f"{exc} (drawing {drawing}{f' for deck {deck!r}' if deck else ''})") from None
+    return ResolvedCard(layout, background, tuple(layers))
+
+
+class _Painter:
+    def __init__(self, source: ArtSource, scale: int):
+        self.source = source
+        self.px_per_mm = source.dpi * scale / 25.4
+        self.pt_px = source.dpi * scale / PT_PER_INCH
+
+    def paint(self, img: Image.Image, layers: Any, mapper: _Mapper) -> None:
+        for layer in layers:
+            dx, dy = layer.get("offset_mm", (0.0, 0.0))
+            self.layer(img, layer, mapper, dx, dy)
+
+    def layer(self, img: Image.Image, layer: Mapping[str, Any], m: _Mapper, dx: float, dy: float) -> None:
         kind = layer["type"]
         draw = ImageDraw.Draw(img)
 
         def col(name: str) -> RGB | None:
-            return self.colour(layer[name], ctx, f"{where}.{name}") if name in layer else None
+            value = layer.get(name)
+            return (value[0], value[1], value[2]) if value is not None else None
 
         width = m.length(layer.get("width_mm", 0.0))
         if "outline" in layer:
@@ -275,19 +404,19 @@ class _Painter:
             pts = [m.point(x, y, dx, dy) for x, y in layer["points"]]
             draw.line(pts, fill=col("color") or (0, 0, 0), width=max(1, width), joint="curve")
         elif kind == "hatch":
-            self.hatch(img, layer, m.box(layer["box"], dx, dy), col("color") or (0, 0, 0), max(1, width),
+            self.hatch(img, m.box(layer["box"], dx, dy), col("color") or (0, 0, 0), max(1, width),
                        m.length(layer.get("spacing_mm", 2.0)), m.length(layer.get("radius_mm", 0.0)))
         elif kind == "shape":
-            self.shape(img, layer, m.box(layer["box"], dx, dy), ctx, where)
+            self.shape(img, layer, m.box(layer["box"], dx, dy))
         elif kind == "text":
-            self.text(img, layer, m.box(layer["box"], dx, dy), ctx, where)
+            self.text(img, layer, m.box(layer["box"], dx, dy))
         elif kind == "image":
-            self.image(img, layer, m.box(layer["box"], dx, dy), ctx, where)
+            self.image(img, layer, m.box(layer["box"], dx, dy))
         else:  # pragma: no cover - rejected when the source is loaded
-            raise InputError(f"{where}: unknown layer type {kind!r}")
+            raise InputError(f"unknown layer type {kind!r}")
 
     @staticmethod
-    def hatch(img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int], colour: RGB,
+    def hatch(img: Image.Image, box: tuple[int, int, int, int], colour: RGB,
               width: int, spacing: int, radius: int) -> None:
         w, h = box[2] - box[0], box[3] - box[1]
         if w <= 0 or h <= 0:
@@ -301,34 +430,21 @@ class _Painter:
         ImageDraw.Draw(clip).rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=255)
         img.paste(colour, box[:2], ImageChops.multiply(lines, clip))
 
-    def shape(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int],
-              ctx: dict[str, Any], where: str) -> None:
-        name = render_template(layer["name"], ctx, f"{where}.name")
-        shape = self.source.shapes.get(name)
-        if shape is None:
-            known = ", ".join(sorted(self.source.shapes)) or "none"
-            raise InputError(f"{where}.name: no shape {name!r} (known: {known})")
+    def shape(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int]) -> None:
+        shape = layer["shape"]
         x0: float = box[0]
         y0: float = box[1]
         w: float = box[2] - box[0]
         h: float = box[3] - box[1]
-        if "aspect" in shape:  # largest centred box of that aspect (width / height)
+        if shape.get("aspect") is not None:  # largest centred box of that aspect (width / height)
             a = float(shape["aspect"])
             fw, fh = (w, w / a) if w / a <= h else (h * a, h)
             x0, y0, w, h = x0 + (w - fw) / 2, y0 + (h - fh) / 2, fw, fh
         unit = {"cut": (0.0, 0.0, 1.0, 1.0), "safe": (0.0, 0.0, 1.0, 1.0), "bleed": (0.0, 0.0, 1.0, 1.0)}
-        mapper = _Mapper(x0, y0, w, h, self.px_per_mm, unit)
-        self.paint(img, shape["layers"], mapper, ctx, f"{self.source.origin}: shapes.{name}.layers")
+        self.paint(img, shape["layers"], _Mapper(x0, y0, w, h, self.px_per_mm, unit))
 
-    def text(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int],
-             ctx: dict[str, Any], where: str) -> None:
-        text = render_template(layer["text"], ctx, f"{where}.text")
-        if not text.strip():
-            return
-        missing = sorted({c for c in text if not has_glyph(c)})
-        if missing:
-            raise InputError(f"{where}.text: {text!r} uses characters the built-in font "
-                             f"lacks: {''.join(missing)!r}")
+    def text(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int]) -> None:
+        text = str(layer["text"])
         rot = float(layer.get("rotate", 0)) % 360
         bw, bh = box[2] - box[0], box[3] - box[1]
         lw, lh = (bh, bw) if rot in (90.0, 270.0) else (bw, bh)
@@ -353,24 +469,17 @@ class _Painter:
             mask = mask.rotate(rot, resample=Image.Resampling.BICUBIC, expand=True)
         px = box[0] + (bw - mask.width) // 2
         py = box[1] + (bh - mask.height) // 2
-        colour = self.colour(layer.get("color", "#000000"), ctx, f"{where}.color")
-        img.paste(colour, (px, py, px + mask.width, py + mask.height), mask)
+        colour = layer["color"]
+        img.paste((colour[0], colour[1], colour[2]), (px, py, px + mask.width, py + mask.height), mask)
 
-    def image(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int],
-              ctx: dict[str, Any], where: str) -> None:
-        rel = render_template(layer["src"], ctx, f"{where}.src")
-        resource = self.source.root / "assets"
-        for part in rel.split("/"):
-            if part in ("", ".", ".."):
-                raise InputError(f"{where}.src: {rel!r} must be a plain path under assets/")
-            resource = resource / part
-        if not resource.is_file():
-            raise InputError(f"{where}.src: no file assets/{rel}")
+    def image(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int]) -> None:
+        rel = str(layer["src"])
+        resource = _asset(self.source, rel, "image")
         try:
             with Image.open(io.BytesIO(resource.read_bytes())) as opened:
                 pic: Image.Image = opened.convert("RGBA")
         except (OSError, SyntaxError) as exc:
-            raise InputError(f"{where}.src: assets/{rel} is not an image ({exc})") from None
+            raise InputError(f"{self.source.origin}: image assets/{rel} is not an image ({exc})") from None
         bw, bh = box[2] - box[0], box[3] - box[1]
         fit = layer.get("fit", "contain")
         if fit == "stretch":
@@ -387,28 +496,19 @@ class _Painter:
         img.paste(pic, (px, py), pic)
 
 
-def render_card(source: ArtSource, layout: Layout, row: ComponentRow | None = None, *,
-                deck: str | None = None, guides: bool = False) -> Image.Image:
-    """Draw ``row`` with ``layout``: an RGB image at the source DPI, bleed included.
-
-    ``guides`` draws the cut (red) and safe (blue) boxes, for proofing only.
-    """
+def draw_resolved(source: ArtSource, card: ResolvedCard, *, guides: bool = False) -> Image.Image:
+    """Paint a :class:`ResolvedCard`: an RGB image at the source DPI, bleed included."""
+    layout = card.layout
     ss = source.supersample
     geo = geometry(layout, source.dpi)
-    img = Image.new("RGB", (geo.width * ss, geo.height * ss), source.color(layout.background, f"layouts.{layout.name}.background"))
-    ctx = card_context(source, layout, row, deck)
-    painter = _Painter(source, layout, ctx, f"{source.origin}: layouts.{layout.name}", ss)
+    img = Image.new("RGB", (geo.width * ss, geo.height * ss), card.background)
     w, h = layout.size_mm
     b, s = layout.bleed_mm, layout.safe_mm
     named = {"cut": (0.0, 0.0, w, h), "safe": (s, s, w - 2 * s, h - 2 * s), "bleed": (-b, -b, w + 2 * b, h + 2 * b)}
     k = source.dpi * ss / 25.4
     # The cut box starts at the (rounded) bleed offset so it lands on whole pixels.
     mapper = _Mapper(geo.cut[0] * ss, geo.cut[1] * ss, k, k, k, named)
-    try:
-        painter.paint(img, layout.layers, mapper, ctx, f"{source.origin}: layouts.{layout.name}.layers")
-    except InputError as exc:
-        drawing = f"row {row.key!r}" if row is not None else "no row"
-        raise InputError(f"{exc} (drawing {drawing}{f' for deck {deck!r}' if deck else ''})") from None
+    _Painter(source, ss).paint(img, card.layers, mapper)
     if ss > 1:
         img = img.resize((geo.width, geo.height), Image.Resampling.LANCZOS)
     if guides:
@@ -416,6 +516,15 @@ def render_card(source: ArtSource, layout: Layout, row: ComponentRow | None = No
         d.rectangle((geo.cut[0], geo.cut[1], geo.cut[2] - 1, geo.cut[3] - 1), outline=(255, 0, 0))
         d.rectangle((geo.safe[0], geo.safe[1], geo.safe[2] - 1, geo.safe[3] - 1), outline=(0, 90, 255))
     return img
+
+
+def render_card(source: ArtSource, layout: Layout, row: ComponentRow | None = None, *,
+                deck: str | None = None, guides: bool = False) -> Image.Image:
+    """Draw ``row`` with ``layout``: an RGB image at the source DPI, bleed included.
+
+    ``guides`` draws the cut (red) and safe (blue) boxes, for proofing only.
+    """
+    return draw_resolved(source, resolve_card(source, layout, row, deck=deck), guides=guides)
 
 
 def trim(img: Image.Image, layout: Layout, dpi: float) -> Image.Image:
@@ -436,21 +545,20 @@ def png_bytes(img: Image.Image, *, compress_level: int = 6) -> bytes:
     return buf.getvalue()
 
 
-def job_digest(source: ArtSource, layout: Layout, row: ComponentRow | None, deck: str | None) -> str:
-    """Cache key of one picture: everything that can change its pixels."""
+def resolved_digest(source: ArtSource, card: ResolvedCard) -> str:
+    """Cache key of a resolved card: what is drawn, at which resolution, by which code."""
     return canonical_digest({
         "renderer": RENDERER_VERSION,
         "pillow": PIL.__version__,
         "dpi": source.dpi,
         "supersample": source.supersample,
-        "layout": layout.spec(),
-        "palette": dict(source.palette),
-        "shapes": {k: dict(v) for k, v in source.shapes.items()},
-        "game": dict(source.game),
-        "assets": source.assets_digest,
-        "row": dict(row.fields) if row is not None else None,
-        "deck": deck,
+        "card": card.spec(),
     })
+
+
+def job_digest(source: ArtSource, layout: Layout, row: ComponentRow | None, deck: str | None) -> str:
+    """Cache key of one picture: the digest of its resolved drawing (:func:`resolve_card`)."""
+    return resolved_digest(source, resolve_card(source, layout, row, deck=deck))
 
 
 @dataclass(frozen=True)
@@ -462,6 +570,7 @@ class CardJob:
     deck: str | None
     digest: str
     label: str
+    resolved: ResolvedCard | None = None
 
 
 class CardCache:
@@ -479,7 +588,8 @@ class CardCache:
         self._memory_size = memory
 
     def job(self, layout: Layout, row: ComponentRow | None, deck: str | None, label: str) -> CardJob:
-        return CardJob(layout, row, deck, job_digest(self.source, layout, row, deck), label)
+        resolved = resolve_card(self.source, layout, row, deck=deck)
+        return CardJob(layout, row, deck, resolved_digest(self.source, resolved), label, resolved)
 
     def path(self, digest: str) -> Path:
         return self.folder / f"{digest}.png"
@@ -494,7 +604,10 @@ class CardCache:
             return job.digest
         if self.progress:
             self.progress(f"render {job.label}")
-        img = render_card(self.source, job.layout, job.row, deck=job.deck)
+        if job.resolved is not None:
+            img = draw_resolved(self.source, job.resolved)
+        else:
+            img = render_card(self.source, job.layout, job.row, deck=job.deck)
         atomic_write_bytes(self.path(job.digest), png_bytes(img, compress_level=1))  # a cache: speed over size
         self._remember(job.digest, img)
         self.rendered += 1

@@ -8,16 +8,32 @@ unknown key, a bad colour, a missing layout or a row that belongs to no deck is 
 Format 1 (every ``comment`` key is ignored)::
 
     format      1
-    components  {"package": "rules.<pkg>", "data": "<id>", "rows": "cards"}  rows of rules/<pkg>/<id>.json
-                or {"file": "data.json", "rows": "cards"}  a file beside art.json (tests, games without rules)
-                Each row: "key" (unique, file-safe), "kind", optional "quantity" (>= 1, default 1),
-                any other fields for the templates.
+    components  {"package": "rules.<pkg>", "data": "<id>", "rows": "cards", "key": "key"}  rows of
+                rules/<pkg>/<id>.json (``data`` defaults to the game id: name another file of the package,
+                e.g. a deck list, with it), or {"file": "data.json", "rows": "cards"}  a file beside art.json
+                (tests, games without rules). Each row: its key (unique, file-safe) in the field named by
+                ``key`` (default "key"), "kind", optional "quantity" (>= 1, default 1), any other fields
+                for the templates.
     context     top-level keys of the data file exposed to templates as ``game.<key>``
+    tables      {"name": {"package": "rules.<pkg>", "data": "<id>"} or {"file": "x.json"},
+                          "index": {"<list field>": "<id field>"}}  further data files (a roster beside a
+                deck list), each exposed to templates whole as ``tables.<name>``; every list named in
+                ``index`` is exposed as a mapping id -> entry instead (a missing or duplicate id is an
+                error), so a template looks an entry up as ``tables.roster.warriors[warrior_id]``
+                (Jinja2 tries attributes first: a key that is also a dict method, such as ``items``,
+                ``keys`` or ``values``, must be written ``tables.roster['items']``)
     dpi         render resolution of the physical sizes (default 300); supersample 1-4 (default 1)
-    palette     {"name": "#rrggbb" | CSS colour}; any colour field takes a palette name or a colour
+    palette     {"name": "#rrggbb" | CSS colour}; any colour field (a layout's background too) takes a
+                palette name or a colour, or a template giving one: ``"{{ side }}_bg"`` picks a
+                per-side palette entry
     shapes      {"name": {"aspect": w/h (optional), "layers": [primitive layers in unit coordinates]}}
     layouts     {"name": {"extends": parent, "size_mm": [w, h], "bleed_mm", "safe_mm", "background",
-                          "vars": {...}, "layers": [...]}}  (extends: parent layers first, vars merged)
+                          "vars": {...}, "let": {...}, "layers": [...]}}
+                (extends: parent layers first, vars and let merged, the parent's names first)
+                ``let`` maps names to Jinja2 expressions evaluated once per card, in order (each sees
+                the ones before), and exposed to the layers under those names: lookups and per-side
+                data computed once instead of in every layer. A name may shadow a row field, not a
+                reserved name; an expression that yields an undefined value is an error.
     kinds       {"row kind": "layout name"}
     decks       [{"key", "name", "kinds": [...], "where": Jinja2 expression over the row (optional),
                   "back": layout, "hidden": layout (optional, default back), "back_is_hidden", "unique_back"}]
@@ -40,7 +56,12 @@ Layers (geometry in mm from the cut box's top-left; a box is [x, y, w, h] or "cu
     every layer: when (a Jinja2 expression), repeat {"count": n, "step_mm": [dx, dy]} (``i`` = 0..n-1)
 
 Any string field containing ``{{`` or ``{%`` is a Jinja2 template (strict: an unknown name is an
-error) over the row's fields plus ``row``, ``game``, ``vars``, ``deck`` and ``i``.
+error; immutable sandbox: templates cannot change the data) over the row's fields plus ``row``,
+``game``, ``tables``, ``vars``, ``deck``, ``i`` and the layout's ``let`` names.
+
+Caching: a card picture is keyed by its *resolved* drawing (every template rendered, every ``when``
+and ``repeat`` applied, colours turned into RGB; see :func:`tts_builder.art.render.resolve_card`),
+not by its inputs, so editing a table entry redraws exactly the cards whose drawing shows it.
 """
 
 from __future__ import annotations
@@ -61,6 +82,8 @@ from tts_builder.errors import InputError
 from tts_builder.fileio import parse_json_text
 
 ART_FILE = "art.json"
+#: Names every template sees; a ``let`` name may not take one of them.
+RESERVED_NAMES = frozenset({"row", "game", "tables", "vars", "deck", "i"})
 ASSETS_DIR = "assets"
 MM_PER_INCH = 25.4
 _KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -134,15 +157,17 @@ class Layout:
     background: str
     vars: Mapping[str, Any]
     layers: tuple[Mapping[str, Any], ...]
+    let: Mapping[str, str] = field(default_factory=dict)
 
     def spec(self) -> dict[str, Any]:
-        """Everything that changes the picture (for cache keys)."""
+        """The layout as written (``extends`` applied)."""
         return {
             "size_mm": list(self.size_mm),
             "bleed_mm": self.bleed_mm,
             "safe_mm": self.safe_mm,
             "background": self.background,
             "vars": dict(self.vars),
+            "let": dict(self.let),
             "layers": [dict(layer) for layer in self.layers],
         }
 
@@ -190,6 +215,7 @@ class ArtSource:
     root: Traversable
     components: str  # where the rows came from, for messages
     game: Mapping[str, Any]  # top-level data keys exposed to templates as ``game``
+    tables: Mapping[str, Any]  # further data files exposed to templates as ``tables``
     rows: tuple[ComponentRow, ...]
     dpi: float
     supersample: int
@@ -228,9 +254,9 @@ def mm_to_px(mm: float, dpi: float) -> int:
 
 # --------------------------------------------------------------------------- strict reading
 
-_TOP_KEYS = {"format", "name", "components", "context", "dpi", "supersample", "palette", "shapes",
+_TOP_KEYS = {"format", "name", "components", "context", "tables", "dpi", "supersample", "palette", "shapes",
              "layouts", "kinds", "decks", "standalone", "tts", "thumbnail", "comment"}
-_LAYOUT_KEYS = {"extends", "size_mm", "bleed_mm", "safe_mm", "background", "vars", "layers", "comment"}
+_LAYOUT_KEYS = {"extends", "size_mm", "bleed_mm", "safe_mm", "background", "vars", "let", "layers", "comment"}
 _COMMON_LAYER_KEYS = {"type", "when", "repeat", "comment"}
 LAYER_KEYS: dict[str, set[str]] = {
     "rect": {"box", "fill", "outline", "width_mm", "radius_mm"},
@@ -361,16 +387,22 @@ def _resolve_layouts(raw: Mapping[str, Any], origin: str) -> dict[str, Layout]:
         spec = _obj(raw.get(name), f"layouts.{name}", origin)
         _keys(spec, _LAYOUT_KEYS, f"layouts.{name}", origin)
         parent_name = spec.get("extends")
-        merged: dict[str, Any] = {"vars": {}, "layers": []}
+        merged: dict[str, Any] = {"vars": {}, "let": {}, "layers": []}
         if parent_name is not None:
             if parent_name not in raw:
                 raise InputError(f"{origin}: layouts.{name}.extends: no layout {parent_name!r}")
             parent = resolve(parent_name, chain + (name,))
-            merged = {**parent, "vars": dict(parent["vars"]), "layers": list(parent["layers"])}
+            merged = {**parent, "vars": dict(parent["vars"]), "let": dict(parent["let"]),
+                      "layers": list(parent["layers"])}
         for key in ("size_mm", "bleed_mm", "safe_mm", "background"):
             if key in spec:
                 merged[key] = spec[key]
         merged["vars"].update(_obj(spec.get("vars", {}), f"layouts.{name}.vars", origin))
+        for let_name, expression in _obj(spec.get("let", {}), f"layouts.{name}.let", origin).items():
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", let_name) or let_name in RESERVED_NAMES:
+                raise InputError(f"{origin}: layouts.{name}.let.{let_name}: not a usable name "
+                                 f"(an identifier other than {', '.join(sorted(RESERVED_NAMES))})")
+            merged["let"][let_name] = _str(expression, f"layouts.{name}.let.{let_name}", origin)
         layers = spec.get("layers", [])
         if not isinstance(layers, list):
             raise InputError(f"{origin}: layouts.{name}.layers: expected a list")
@@ -401,11 +433,13 @@ def _resolve_layouts(raw: Mapping[str, Any], origin: str) -> dict[str, Layout]:
             background=_str(spec.get("background", "#ffffff"), f"{where}.background", origin),
             vars=spec["vars"],
             layers=tuple(spec["layers"]),
+            let=spec["let"],
         )
     return layouts
 
 
-def _read_rows(data: Mapping[str, Any], rows_field: str, components: str, origin: str) -> tuple[ComponentRow, ...]:
+def _read_rows(data: Mapping[str, Any], rows_field: str, components: str, origin: str,
+               key_field: str = "key") -> tuple[ComponentRow, ...]:
     raw_rows = data.get(rows_field)
     if not isinstance(raw_rows, list) or not raw_rows:
         raise InputError(f"{components}: field {rows_field!r} must be a non-empty list of rows")
@@ -415,11 +449,11 @@ def _read_rows(data: Mapping[str, Any], rows_field: str, components: str, origin
         where = f"{components}: {rows_field}[{n}]"
         if not isinstance(raw, dict):
             raise InputError(f"{where}: expected an object")
-        key = raw.get("key")
+        key = raw.get(key_field)
         if not isinstance(key, str) or not _KEY_RE.match(key):
-            raise InputError(f"{where}.key: expected letters, digits, '_', '-' or '.', got {key!r}")
+            raise InputError(f"{where}.{key_field}: expected letters, digits, '_', '-' or '.', got {key!r}")
         if key in seen:
-            raise InputError(f"{where}.key: duplicate key {key!r}")
+            raise InputError(f"{where}.{key_field}: duplicate key {key!r}")
         seen.add(key)
         kind = raw.get("kind")
         if not isinstance(kind, str) or not kind:
@@ -446,6 +480,55 @@ def _digest_assets(root: Traversable) -> str:
     return h.hexdigest()
 
 
+def _load_data_ref(ref: Mapping[str, Any], where: str, folder: Traversable, game_id: str,
+                   origin: str) -> tuple[dict[str, Any], str]:
+    """The JSON object a ``{"package", "data"}`` or ``{"file"}`` reference names, and its label."""
+    if ("package" in ref) == ("file" in ref):
+        raise InputError(f"{origin}: {where}: give either 'package' + 'data' or 'file'")
+    if "package" in ref:
+        package = _str(ref["package"], f"{where}.package", origin)
+        data_id = _str(ref.get("data", game_id), f"{where}.data", origin)
+        return load_rules_data(package, data_id), f"{package.replace('.', '/')}/{data_id}.json"
+    rel = _str(ref["file"], f"{where}.file", origin)
+    if any(part in ("", ".", "..") for part in rel.split("/")):
+        raise InputError(f"{origin}: {where}.file: {rel!r} must be a plain path inside art_src/{game_id}/")
+    data_file = folder
+    for part in rel.split("/"):
+        data_file = data_file / part
+    label = f"art_src/{game_id}/{rel}"
+    if not data_file.is_file():
+        raise InputError(f"{label}: no such file (from {origin} {where}.file)")
+    return _obj(parse_json_text(data_file.read_text(encoding="utf-8"), label), "top level", label), label
+
+
+def _load_tables(raw: Mapping[str, Any], folder: Traversable, game_id: str, origin: str) -> dict[str, Any]:
+    tables: dict[str, Any] = {}
+    for name, ref in raw.items():
+        where = f"tables.{name}"
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise InputError(f"{origin}: {where}: a table name is an identifier")
+        ref = _obj(ref, where, origin)
+        _keys(ref, {"package", "data", "file", "index", "comment"}, where, origin)
+        data, label = _load_data_ref(ref, where, folder, game_id, origin)
+        table = dict(data)
+        for list_field, id_field in _obj(ref.get("index", {}), f"{where}.index", origin).items():
+            id_field = _str(id_field, f"{where}.index.{list_field}", origin)
+            entries = data.get(list_field)
+            if not isinstance(entries, list):
+                raise InputError(f"{label}: {list_field!r} must be a list to be indexed (from {origin} {where}.index)")
+            by_id: dict[str, Any] = {}
+            for n, entry in enumerate(entries):
+                ident = entry.get(id_field) if isinstance(entry, dict) else None
+                if not isinstance(ident, str) or not ident:
+                    raise InputError(f"{label}: {list_field}[{n}].{id_field}: expected a non-empty string id")
+                if ident in by_id:
+                    raise InputError(f"{label}: {list_field}[{n}].{id_field}: duplicate id {ident!r}")
+                by_id[ident] = entry
+            table[list_field] = by_id
+        tables[name] = table
+    return tables
+
+
 def load_art_source(game_id: str, *, root: Traversable | Path | None = None) -> ArtSource:
     """Read and check ``<root>/<game_id>/art.json`` and the component rows it names."""
     base = art_root() if root is None else root
@@ -462,28 +545,17 @@ def load_art_source(game_id: str, *, root: Traversable | Path | None = None) -> 
 
     # -- component rows
     comp = _obj(spec.get("components"), "components", origin)
-    _keys(comp, {"package", "data", "file", "rows"}, "components", origin)
+    _keys(comp, {"package", "data", "file", "rows", "key"}, "components", origin)
     rows_field = _str(comp.get("rows", "cards"), "components.rows", origin)
-    if ("package" in comp) == ("file" in comp):
-        raise InputError(f"{origin}: components: give either 'package' + 'data' or 'file'")
-    if "package" in comp:
-        package = _str(comp["package"], "components.package", origin)
-        data_id = _str(comp.get("data", game_id), "components.data", origin)
-        data = load_rules_data(package, data_id)
-        components = f"{package.replace('.', '/')}/{data_id}.json"
-    else:
-        rel = _str(comp["file"], "components.file", origin)
-        data_file = folder / rel
-        components = f"art_src/{game_id}/{rel}"
-        if not data_file.is_file():
-            raise InputError(f"{components}: no such file (from {origin} components.file)")
-        data = _obj(parse_json_text(data_file.read_text(encoding="utf-8"), components), "top level", components)
-    rows = _read_rows(data, rows_field, components, origin)
+    key_field = _str(comp.get("key", "key"), "components.key", origin)
+    data, components = _load_data_ref(comp, "components", folder, game_id, origin)
+    rows = _read_rows(data, rows_field, components, origin, key_field)
     context_keys = _str_list(spec.get("context", []), "context", origin)
     missing = [k for k in context_keys if k not in data]
     if missing:
         raise InputError(f"{origin}: context: {components} has no top-level field {missing[0]!r}")
     game = {k: data[k] for k in context_keys}
+    tables = _load_tables(_obj(spec.get("tables", {}), "tables", origin), folder, game_id, origin)
 
     # -- styles
     dpi = _num(spec.get("dpi", 300), "dpi", origin, positive=True)
@@ -594,7 +666,7 @@ def load_art_source(game_id: str, *, root: Traversable | Path | None = None) -> 
         )
 
     source = ArtSource(
-        game_id=game_id, origin=origin, root=folder, components=components, game=game, rows=rows,
+        game_id=game_id, origin=origin, root=folder, components=components, game=game, tables=tables, rows=rows,
         dpi=dpi, supersample=ss, palette=palette, shapes=shapes, layouts=layouts, kinds=kinds,
         decks=tuple(decks), standalone=tuple(standalone), tts=tts, thumbnail=thumbnail,
         assets_digest=_digest_assets(folder),
