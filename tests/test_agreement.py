@@ -25,6 +25,14 @@ def test_lua_agrees_with_python(game_id):
     assert max(report.instructions) < 20_000, "a rules check must fit well inside a TTS frame"
 
 
+@pytest.mark.parametrize("game_id", LUA_GAMES)
+def test_generated_rules_pass_the_moonsharp_lint(game_id):
+    from tts_builder.lualint import lint_lua
+
+    issues = lint_lua(render_rules_lua(game_id), f"{game_id}/rules.lua")
+    assert issues == [], "\n".join(map(str, issues))
+
+
 def test_every_registered_game_has_lua_rules():
     missing = [g for g in rules.game_ids() if g not in LUA_GAMES]
     # Games still being ported are listed here; the list only ever shrinks.
