@@ -118,6 +118,42 @@ class TwinTowerCity(Game):
     roster = ROSTER
     cards = CARDS
 
+    def lua_context(self) -> JSONDict:
+        """What ``lua_templates/games/twin-tower-city/*.j2`` need: the parsed roster and deck
+        (the same ``ROSTER``/``CARDS`` the engine plays with), the constants and the move vocabulary."""
+        cards: dict[str, JSONDict] = {}
+        for c in CARDS.values():
+            entry: JSONDict = {"kind": c.kind}
+            if c.kind == "battle":
+                entry.update(warriors=dict(c.warriors), items=dict(c.items), environment=c.environment,
+                             random_bonus=dict(c.random_bonus))
+                if c.district:
+                    entry["district"] = c.district
+            elif c.kind == "army":
+                entry.update(side=c.side, army=list(c.army))
+            else:
+                entry.update(side=c.side, warrior=c.warrior, level=c.level)
+            cards[c.id] = entry
+        r = ROSTER
+        return {
+            "data": dict(DATA),
+            "cards": cards,
+            "card_order": list(CARDS),
+            "roster": {
+                "warrior_side": r.warrior_side, "warrior_power": r.warrior_power, "warrior_name": r.warrior_name,
+                "item_side": r.item_side, "item_power": r.item_power, "item_name": r.item_name,
+                "env_side": r.env_side, "env_power": r.env_power, "env_name": r.env_name,
+                "wielders": {k: list(v) for k, v in r.wielders.items()},
+                "targets": {k: list(v) for k, v in r.targets.items()},
+                "bonus": r.bonus,
+            },
+            "rounds": ROUNDS,
+            "max_swaps": MAX_SWAPS,
+            "player_counts": list(PLAYER_COUNTS),
+            "move_fields": {k: sorted(v) for k, v in MOVE_FIELDS.items()},
+            "move_types": list(MOVE_FIELDS),
+        }
+
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         """A simple simulated player (see :mod:`rules.twin_tower_city.heuristic`)."""
         return heuristic_move(ROSTER, CARDS, obs, moves, rng)
