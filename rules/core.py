@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Mapping
 
 Move = dict[str, Any]
 JSONDict = dict[str, Any]
@@ -251,13 +251,3 @@ def canonical_json(data: Any) -> str:
 
 def state_digest(data: Any) -> str:
     return hashlib.sha256(canonical_json(data).encode("ascii")).hexdigest()[:16]
-
-
-def moves_equal(a: Move, b: Move) -> bool:
-    return canonical_json(a) == canonical_json(b)
-
-
-def first_legal(moves: Iterable[Move]) -> Move | None:
-    for m in moves:
-        return m
-    return None
