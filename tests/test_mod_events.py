@@ -211,3 +211,29 @@ def test_buttons_before_a_game_say_what_to_do(built):
     table.click("White", "ttDraw")
     assert "New game" in table.fake.broadcasts[-1].text
     assert "New game" in str(table.fake.ui.getValue("tt-status"))
+
+
+def test_a_second_game_after_the_deck_ran_out(built):
+    table = Table(built)
+    table.click("White", "ttNewGame")
+    play_through(table, seed=3)
+    assert table.fake.get_object(table.deck.getGUID()).isDestroyed(), "TTS removes a deck drawn down to one card"
+    # Pressing New game with the cards scattered says what to do.
+    table.click("White", "ttNewGame")
+    assert "DECK area" in table.fake.broadcasts[-1].text
+    # A player stacks the cards on the DECK area; one is still missing.
+    pile = table.fake.spawn_deck([], guid="abc123", position=table.zone_pos("deck"))
+    ids = list(table.guid_of)
+    for card_id in ids[:-1]:
+        obj = table.fake.get_object(table.guid_of[card_id])
+        if obj.container is not None and obj.container is not pile:
+            obj = table.fake.take_from(obj.container, guid=obj.getGUID())
+        if obj.container is None:
+            table.fake.put_into(pile, obj)
+    table.fake.step()
+    last = table.fake.get_object(table.guid_of[ids[-1]])
+    last.setPosition({"x": 40, "y": 1, "z": 40})  # far from the deck: New game gathers it anyway
+    table.click("White", "ttNewGame")
+    transcript = table.transcript()
+    assert transcript["moves"] == [] and len(transcript["setup"]["deck"]) == len(ids)
+    assert rules.get_game(GAME_ID).new_state(setup=transcript["setup"]) is not None
