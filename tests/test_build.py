@@ -388,3 +388,19 @@ def test_no_stray_files_in_build(builds: dict[str, Path]) -> None:
             [CACHE_DIR, "images", f"{GAME}.json", f"{GAME}.png"])
         assert not [p for p in root.rglob("*") if p.name.endswith(".tmp") or ".previous" in p.name]
         assert os.access(root / GAME / f"{GAME}.json", os.R_OK)
+
+
+def test_a_card_name_template_that_fails_on_a_card_is_one_line(builds: dict[str, Path],
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    layout_text = (Path(__file__).resolve().parents[1] / "art_src" / GAME / "table.json").read_text()
+    layout = json.loads(layout_text)
+    layout["card"]["nickname"] = "{% for x in game.items %}{{ x }}{% endfor %}"  # a dict method, not a list
+    monkeypatch.setattr(build_mod, "load_table_layout",
+                        lambda game_id: parse_table_layout(layout, game_id=game_id, origin=f"art_src/{game_id}/table.json"))
+    out = builds["local"]
+    before = _files(out)
+    assert cli.main(["build", GAME, "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "card.nickname" in err and "Traceback" not in err, err
+    assert _files(out) == before

@@ -42,7 +42,7 @@ from tts_builder import luagen
 from tts_builder.art import ArtManifest, render_game_art
 from tts_builder.art.pipeline import CACHE_DIR, MANIFEST, THUMBNAIL_SIZE
 from tts_builder.art.render import png_bytes
-from tts_builder.art.source import art_root
+from tts_builder.art.source import art_root, load_art_source
 from tts_builder.errors import InputError
 from tts_builder.fileio import atomic_write_bytes, atomic_write_json, parse_json_text
 from tts_builder.save import (LAYOUT_FILE, MAT_IMAGE, TableLayout, TablePlan, build_save, image_names,
@@ -117,11 +117,18 @@ def _game(game_id: str) -> rules.Game:
         raise InputError(str(exc)) from None
 
 
-def _card_counts(data: Mapping[str, Any]) -> dict[str, int]:
+def component_rows(game_id: str) -> dict[str, dict[str, Any]]:
+    """The game's component rows by key, as its art source reads them: the
+    cards' names and counts come from the same rows their pictures were drawn from."""
+    return {r.key: {**r.fields, "key": r.key, "kind": r.kind, "quantity": r.quantity}
+            for r in load_art_source(game_id).rows}
+
+
+def _card_counts(rows: Mapping[str, Mapping[str, Any]]) -> dict[str, int]:
     """In-play physical cards per kind, in data order."""
     counts: dict[str, int] = {}
-    for row in data.get("cards", []):
-        if isinstance(row, Mapping) and row.get("in_play", True):
+    for row in rows.values():
+        if row.get("in_play", True):
             kind = str(row.get("kind", "card"))
             counts[kind] = counts.get(kind, 0) + int(row.get("quantity", 1))
     return counts
@@ -143,7 +150,7 @@ def render_notebook(game: rules.Game, layout: TableLayout) -> dict[str, str]:
     ctx = {
         "game": dict(game.data), "players": (game.min_players, game.max_players),
         "rules": [{"id": r.id, "section": r.section, "summary": r.summary} for r in game.rules.values()],
-        "sections": list(sections.items()), "card_counts": _card_counts(game.data),
+        "sections": list(sections.items()), "card_counts": _card_counts(component_rows(game.id)),
         "zones": [{"role": z.role, "label": z.label, "hint": z.hint} for z in layout.zones],
         "seats": [{"seat": s.seat, "color": s.color} for s in layout.seats],
     }
@@ -188,7 +195,7 @@ def assemble(game_id: str, layout: TableLayout, manifest: ArtManifest,
              image_url: Callable[[str], str]) -> tuple[dict[str, Any], TablePlan]:
     """The save dict and its plan (pure apart from reading the templates)."""
     game = _game(game_id)
-    plan = plan_table(layout, manifest, game.data)
+    plan = plan_table(layout, manifest, game.data, component_rows(game_id))
     table = table_context(plan)
     lua, xml = _render_scripts(game_id, table)
     data = build_save(plan, manifest, game_name=game.name, players=(game.min_players, game.max_players),

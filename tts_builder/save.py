@@ -14,7 +14,7 @@ Three steps, each usable on its own:
 3. :func:`build_save` writes the ``SaveState`` dict.
 
 The builder knows nothing game-specific: names, labels and positions all come
-from the layout, card rows from the game's component data (``Game.data["cards"]``).
+from the layout, card rows from the art source's component rows (the rows the cards were drawn from).
 """
 
 from __future__ import annotations
@@ -424,20 +424,27 @@ def _render_text(template: str, ctx: Mapping[str, Any], where: str) -> str:
         return _compiled(template).render(**ctx).strip()
     except jinja2.TemplateError as exc:
         raise InputError(f"{where}: {type(exc).__name__}: {exc}") from None
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as exc:
+        # a data template that compiles but fails on this row (e.g. iterating a method)
+        raise InputError(f"{where}: the template fails on this card: {type(exc).__name__}: {exc}") from None
 
 
-def plan_table(layout: TableLayout, manifest: ArtManifest, game_data: Mapping[str, Any]) -> TablePlan:
+def plan_table(layout: TableLayout, manifest: ArtManifest, game_data: Mapping[str, Any],
+               rows: Mapping[str, Mapping[str, Any]] | None = None) -> TablePlan:
     """Place every card of the layout's decks and give every object its GUID.
 
-    ``game_data`` is the game's component data (``Game.data``): its ``cards`` rows
-    feed the card name templates. Art decks, sheets and slots come from ``manifest``.
+    ``rows`` are the component rows by key, as the art source reads them (the
+    same rows the cards were drawn from); they feed the card name templates.
+    Without them, ``game_data["cards"]`` is used. ``game_data`` (``Game.data``)
+    is the template's ``game``. Art decks, sheets and slots come from ``manifest``.
     """
     guids = GuidAllocator(layout.game_id)
     mat_guid = guids.get("mat")
     zone_guids = {z.role: guids.get(f"zone/{z.role}") for z in layout.zones}
     deck_guids: dict[str, str] = {}
     sheets: dict[tuple[str, int], SheetRef] = {}
-    rows = {str(row.get("key")): row for row in game_data.get("cards", []) if isinstance(row, Mapping)}
+    if rows is None:
+        rows = {str(row.get("key")): row for row in game_data.get("cards", []) if isinstance(row, Mapping)}
     cards: dict[str, list[PlacedCard]] = {}
     used_art: set[str] = set()
     for placement in layout.decks:
