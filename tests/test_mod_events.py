@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import rules
 from rules.players import choose
-from tts_builder.build import build_game
+from modtable import COLORS, ModTable, build_save
 from tts_builder.lualint import lint_lua
-from tts_builder.luasandbox import FakeTTS
 from tts_builder.validate import validate_data
 
 GAME_ID = "two-and-two"
@@ -24,65 +22,14 @@ GAME_ID = "two-and-two"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> dict[str, Any]:
-    out = tmp_path_factory.mktemp("build")
-    build_game(GAME_ID, out, base_url="https://example.invalid/mods")
-    return json.loads((out / GAME_ID / f"{GAME_ID}.json").read_text())
+    return build_save(tmp_path_factory.mktemp("build"), GAME_ID)
 
 
-class Table:
-    """The built save laid out in a FakeTTS, with helpers that act like players."""
-
-    def __init__(self, save: dict[str, Any], state: str = ""):
-        self.save = save
-        self.fake = FakeTTS(seated=("White", "Red"))
-        self.zones: dict[str, Any] = {}
-        self.deck = None
-        for obj in save["ObjectStates"]:
-            t = obj["Transform"]
-            pos = (t["posX"], t["posY"], t["posZ"])
-            if obj["Name"] == "ScriptingTrigger":
-                self.zones[obj["Nickname"]] = self.fake.add_zone(guid=obj["GUID"], name=obj["Nickname"],
-                                                                 position=pos)
-            elif obj["Name"] in ("Deck", "DeckCustom"):
-                cards = [{"guid": c["GUID"], "name": c["Nickname"], "gm_notes": c["GMNotes"],
-                          "card_id": c["CardID"]} for c in obj["ContainedObjects"]]
-                self.deck = self.fake.spawn_deck(cards, guid=obj["GUID"], name=obj["Nickname"], position=pos)
-            else:
-                self.fake.spawn(obj["Name"], guid=obj["GUID"], name=obj.get("Nickname", ""),
-                                gm_notes=obj.get("GMNotes", ""), position=pos)
-        self.guid_of = {c["GMNotes"]: c["GUID"] for o in save["ObjectStates"] for c in o.get("ContainedObjects", [])}
-        self.fake.load_global(save["LuaScript"], save_state=state)
-
-    # -- reading the mod's state ---------------------------------------------------------
+class Table(ModTable):
     def lua_state(self) -> dict[str, Any]:
         return self.fake.sandbox.from_lua(self.fake.sandbox.lookup("Game.state"), empty_as="list")
 
-    def transcript(self) -> dict[str, Any]:
-        return json.loads(self.fake.sandbox.call("onSave"))["transcript"]
 
-    def zone_pos(self, role: str) -> tuple[float, float, float]:
-        p = self.zones[role].getPosition()
-        return (p.x, p.y, p.z)
-
-    # -- acting as a player ---------------------------------------------------------------
-    def card(self, card_id: str):
-        obj = self.fake.get_object(self.guid_of[card_id])
-        if obj.container is not None:
-            obj = self.fake.take_from(obj.container, guid=obj.getGUID())
-        return obj
-
-    def drop(self, color: str, card_id: str, role: str, rotation_y: float | None = None) -> Any:
-        obj = self.card(card_id)
-        self.fake.fire("onObjectPickUp", color, obj)
-        if rotation_y is not None:
-            obj.setRotation({"x": 0, "y": rotation_y, "z": 0})
-        return self.fake.drop(obj, color, position=self.zone_pos(role))
-
-    def click(self, color: str, fn: str) -> Any:
-        return self.fake.click_ui(fn, color)
-
-
-COLORS = ["White", "Red"]
 UPRIGHT = 180.0
 
 

@@ -20,51 +20,22 @@ import rules
 from rules.players import choose
 from rules.twin_tower_city import GAME
 from rules.twin_tower_city.engine import CARDS, DEAL
-from tts_builder.build import build_game
+from modtable import COLORS, ModTable, build_save
 from tts_builder.lualint import lint_lua
-from tts_builder.luasandbox import FakeTTS
 from tts_builder.validate import validate_data
 
 GAME_ID = "twin-tower-city"
 REPO = Path(__file__).resolve().parents[1]
-COLORS = ["White", "Red"]
 SIDE_OF_SEAT = ["light", "dark"]  # the engine's default seat0_side
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> dict[str, Any]:
-    out = tmp_path_factory.mktemp("build")
-    build_game(GAME_ID, out, base_url="https://example.invalid/mods")
-    return json.loads((out / GAME_ID / f"{GAME_ID}.json").read_text())
+    return build_save(tmp_path_factory.mktemp("build"), GAME_ID)
 
 
-class Table:
-    """The built save laid out in a FakeTTS, with helpers that act like players."""
-
-    def __init__(self, save: dict[str, Any], state: str = "", deck_seed: int | None = None):
-        self.save = save
-        self.fake = FakeTTS(seated=("White", "Red"))
-        self.fake.ui.setXml(save["XmlUI"])
-        self.zones: dict[str, Any] = {}
-        self.deck = None
-        for obj in save["ObjectStates"]:
-            t = obj["Transform"]
-            pos = (t["posX"], t["posY"], t["posZ"])
-            if obj["Name"] == "ScriptingTrigger":
-                self.zones[obj["Nickname"]] = self.fake.add_zone(guid=obj["GUID"], name=obj["Nickname"],
-                                                                 position=pos)
-            elif obj["Name"] == "Deck":
-                cards = [{"guid": c["GUID"], "name": c["Nickname"], "gm_notes": c["GMNotes"],
-                          "card_id": c["CardID"]} for c in obj["ContainedObjects"]]
-                self.deck = self.fake.spawn_deck(cards, guid=obj["GUID"], name=obj["Nickname"], position=pos)
-            else:
-                self.fake.spawn(obj["Name"], guid=obj["GUID"], name=obj.get("Nickname", ""),
-                                gm_notes=obj.get("GMNotes", ""), position=pos)
-        if deck_seed is not None:  # FakeTTS's shuffle keeps the order: shuffle the deck here instead
-            random.Random(deck_seed).shuffle(self.deck._contents)
-        self.guid_of = {c["GMNotes"]: c["GUID"] for o in save["ObjectStates"] for c in o.get("ContainedObjects", [])}
-        self.hands = {s["Color"]: s["Transform"] for s in save["Hands"]["HandTransforms"]}
-        self.fake.load_global(save["LuaScript"], save_state=state)
+class Table(ModTable):
+    """The TTC mod in a FakeTTS, with its own readers."""
 
     # -- reading the mod's state ---------------------------------------------------------
     def lua(self, dotted: str, empty_as: str = "list") -> Any:
@@ -74,9 +45,6 @@ class Table:
         """The mod's state as the engine's JSON (its null sentinel written as null)."""
         return json.loads(self.fake.sandbox.call(self.fake.sandbox.lookup("Table.state_json")))
 
-    def transcript(self) -> dict[str, Any]:
-        return json.loads(self.fake.sandbox.call("onSave"))["transcript"]
-
     def choice(self) -> dict[str, Any] | None:
         return self.fake.sandbox.from_lua(self.fake.sandbox.call(self.fake.sandbox.lookup("Table.get_choice")),
                                           empty_as="list")
@@ -84,28 +52,7 @@ class Table:
     def ui(self, element: str) -> str | None:
         return self.fake.ui.getValue(element)
 
-    def zone_pos(self, role: str) -> tuple[float, float, float]:
-        p = self.zones[role].getPosition()
-        return (p.x, p.y, p.z)
-
-    def last_broadcast(self) -> str:
-        return self.fake.broadcasts[-1].text
-
     # -- acting as a player ---------------------------------------------------------------
-    def card(self, card_id: str):
-        obj = self.fake.get_object(self.guid_of[card_id])
-        if obj.container is not None:
-            obj = self.fake.take_from(obj.container, guid=obj.getGUID())
-        return obj
-
-    def drop(self, color: str, card_id: str, role: str) -> Any:
-        obj = self.card(card_id)
-        self.fake.fire("onObjectPickUp", color, obj)
-        return self.fake.drop(obj, color, self.zones[role], position=self.zone_pos(role))
-
-    def click(self, color: str, fn: str, element_id: str | None = None) -> Any:
-        return self.fake.click_ui(fn, color, "-1", element_id)
-
     def pick_option(self, color: str, index: int) -> None:
         """Click option button ``index`` (1-based), after checking the panel shows it."""
         opt = self.choice()["options"][index - 1]

@@ -13,7 +13,6 @@ import pytest
 from rules.core import IllegalMove
 from rules.two_and_two import CARDS, GAME
 from tts_builder.cli import main
-from tts_builder.simulate import play_game
 from tts_builder.transcript import FORMAT, VERSION
 from tts_builder.validate import validate_data
 

@@ -30,7 +30,7 @@ from typing import Any
 import PIL
 from PIL import Image, ImageDraw
 
-from tts_builder.art.render import (RENDERER_VERSION, CardCache, CardJob, card_context, evaluate, fit_text, font,
+from tts_builder.art.render import (RENDERER_VERSION, CardCache, CardJob, evaluate, fit_text, font,
                                     png_bytes, render_template, rotated, scale_to, trim)
 from tts_builder.art.sheets import SheetPlan, compose_sheet, plan_sheets
 from tts_builder.art.source import ArtSource, ComponentRow, DeckSpec, Layout, StandaloneSpec, canonical_digest, \

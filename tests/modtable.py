@@ -1,0 +1,83 @@
+"""A built mod laid out in the stubbed TTS API, with helpers that act as players
+would: shared by the event-level tests of every game's mod."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from tts_builder.build import build_game
+from tts_builder.luasandbox import FakeTTS
+
+COLORS = ["White", "Red"]
+
+
+def build_save(out: Path, game_id: str) -> dict[str, Any]:
+    """Build ``game_id`` into ``out`` (hosted image URLs) and return the save."""
+    build_game(game_id, out, base_url="https://example.invalid/mods")
+    save: dict[str, Any] = json.loads((out / game_id / f"{game_id}.json").read_text())
+    return save
+
+
+class ModTable:
+    """The save's objects in a FakeTTS (zones, the deck with its cards, the rest
+    as plain objects), its XmlUI and Global script loaded with ``state``."""
+
+    def __init__(self, save: dict[str, Any], state: str = "", deck_seed: int | None = None):
+        self.save = save
+        self.fake = FakeTTS(seated=tuple(COLORS))
+        self.fake.ui.setXml(save["XmlUI"])
+        self.zones: dict[str, Any] = {}
+        self.deck: Any = None
+        for obj in save["ObjectStates"]:
+            t = obj["Transform"]
+            pos = (t["posX"], t["posY"], t["posZ"])
+            if obj["Name"] == "ScriptingTrigger":
+                self.zones[obj["Nickname"]] = self.fake.add_zone(guid=obj["GUID"], name=obj["Nickname"],
+                                                                 position=pos)
+            elif obj["Name"] in ("Deck", "DeckCustom"):
+                cards = [{"guid": c["GUID"], "name": c["Nickname"], "gm_notes": c["GMNotes"],
+                          "card_id": c["CardID"]} for c in obj["ContainedObjects"]]
+                self.deck = self.fake.spawn_deck(cards, guid=obj["GUID"], name=obj["Nickname"], position=pos)
+            else:
+                self.fake.spawn(obj["Name"], guid=obj["GUID"], name=obj.get("Nickname", ""),
+                                gm_notes=obj.get("GMNotes", ""), position=pos)
+        if deck_seed is not None:  # the fake's shuffle keeps the order: shuffle the deck here instead
+            random.Random(deck_seed).shuffle(self.deck._contents)
+        self.guid_of = {c["GMNotes"]: c["GUID"] for o in save["ObjectStates"] for c in o.get("ContainedObjects", [])}
+        self.hands = {s["Color"]: s["Transform"] for s in save["Hands"]["HandTransforms"]}
+        self.fake.load_global(save["LuaScript"], save_state=state)
+
+    # -- reading the mod ---------------------------------------------------------------
+    def transcript(self) -> dict[str, Any]:
+        transcript: dict[str, Any] = json.loads(self.fake.sandbox.call("onSave"))["transcript"]
+        return transcript
+
+    def zone_pos(self, role: str) -> tuple[float, float, float]:
+        p = self.zones[role].getPosition()
+        return (p.x, p.y, p.z)
+
+    def last_broadcast(self) -> str:
+        text: str = self.fake.broadcasts[-1].text
+        return text
+
+    # -- acting as a player ----------------------------------------------------------------
+    def card(self, card_id: str) -> Any:
+        """The card's object, taken out of its container first if it is in one."""
+        obj = self.fake.get_object(self.guid_of[card_id])
+        if obj.container is not None:
+            obj = self.fake.take_from(obj.container, guid=obj.getGUID())
+        return obj
+
+    def drop(self, color: str, card_id: str, role: str, rotation_y: float | None = None) -> Any:
+        """Pick the card up, optionally turn it, and drop it on zone ``role``."""
+        obj = self.card(card_id)
+        self.fake.fire("onObjectPickUp", color, obj)
+        if rotation_y is not None:
+            obj.setRotation({"x": 0, "y": rotation_y, "z": 0})
+        return self.fake.drop(obj, color, self.zones[role], position=self.zone_pos(role))
+
+    def click(self, color: str, fn: str, element_id: str | None = None) -> Any:
+        return self.fake.click_ui(fn, color, "-1", element_id)
