@@ -113,6 +113,20 @@ def test_played_games_cover_the_rare_paths():
     assert from_hand >= 1
 
 
+def test_effects_stay_optional_when_the_deck_is_empty():
+    """With the deck empty and no Symbol card that fits, the game goes on while
+    an Effect play exists; declining it (end-turn) ends the game."""
+    t = load(GOLDEN / "played-hand-start.transcript.json")
+    state = replay(t["setup"]["deck"], t["moves"][:-1])
+    data = state.to_json()
+    assert t["moves"][-1] == {"player": data["active"], "type": "end-turn"}
+    assert data["deck"] == [] and data["phase"] == "main"
+    effects = [m for m in state.legal_moves() if m["type"] in ("skip", "wild", "play")]
+    assert effects and all(m["type"] != "play" or m.get("flip") for m in effects)
+    state.apply({"type": "end-turn"})
+    assert state.is_terminal() and state.to_json()["end"]["reason"] == "no-moves"
+
+
 def test_no_move_after_the_end():
     t = load(GOLDEN / "played-draw.transcript.json")
     t["moves"].append({"player": 0, "type": "draw"})
@@ -364,7 +378,7 @@ def test_cli_validate_reads_the_transcript_inside_a_save(tmp_path, capsys):
     path = tmp_path / "save.json"
     path.write_text(json.dumps(save))
     assert main(["validate", str(path)]) == 0
-    assert ": legal, 76 moves, finished, draw" in capsys.readouterr().out
+    assert f": legal, {len(t['moves'])} moves, finished, a draw" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, expected", [

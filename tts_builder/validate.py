@@ -63,7 +63,7 @@ class Report:
         res = ""
         if self.result:
             w = self.result.get("winner")
-            res = f", {'draw' if w is None else f'player {w} wins'} ({self.result.get('reason')})"
+            res = ", a draw" if w is None else f", player {w} wins ({self.result.get('reason')})"
         return f"{self.file}: legal, {self.moves_checked} moves, {state}{res}"
 
 

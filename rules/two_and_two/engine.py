@@ -147,7 +147,7 @@ class TwoAndTwoState(State):
             "drawn": "",
             "moves": 0,
         })
-        st._begin_stack(0)
+        st._begin_stack(0, alternate=False)
         return st
 
     # -- interface ------------------------------------------------------
@@ -349,7 +349,9 @@ class TwoAndTwoState(State):
 
     def _check_end_turn(self) -> Verdict:
         s = self.s
-        if s["phase"] != "after-draw":
+        if s["phase"] == "main":
+            if not s["deck"] and not self._playable_symbol(s["hands"][s["active"]]):
+                return Verdict.legal()  # only Effect plays remain, and they are optional: the game ends
             return _v("drawing", "A turn ends by playing; you end it yourself only after drawing.")
         drawn = CARDS[s["drawn"]]
         if drawn.is_symbol and placement_error(oriented(drawn.code, s["orientation"]), s["visible"]) is None:
@@ -431,10 +433,10 @@ class TwoAndTwoState(State):
         for f in flips:
             moves.append({"type": "skip", "card": f, "target": "own"})
             moves.append({"type": "skip", "card": f, "target": "opponent"})
-        if after_draw:
+        if after_draw or not s["deck"]:
             if self._check_end_turn().ok:
                 moves.append({"type": "end-turn"})
-        elif s["deck"] and not self._playable_symbol(hand):
+        elif not self._playable_symbol(hand):
             moves.append({"type": "draw"})
         return moves
 
@@ -460,7 +462,11 @@ class TwoAndTwoState(State):
             s["drawn"] = card
             s["phase"] = "after-draw"
         elif t == "end-turn":
-            self._end_turn(1 - s["active"])
+            if s["phase"] == "main":  # the deck is empty and only optional Effect plays remained
+                s["end"] = {"reason": "no-moves", "player": s["active"]}
+                s["phase"] = "over"
+            else:
+                self._end_turn(1 - s["active"])
         elif t == "deny":
             pend = s["pending"]
             s["hands"][pend["reactor"]].remove(move["card"])
@@ -514,7 +520,9 @@ class TwoAndTwoState(State):
             elif negated:
                 self._end_turn(1 - active)          # a denied Skip of the opponent ends the turn
             else:
-                s["skips"][1 - active] += 1          # turn continues; the opponent's next turn is skipped
+                s["skips"][1 - active] += 1          # the opponent's next turn is skipped
+                if pend["resume"] == "after-draw":   # after a draw the extra turn starts now (TT-5)
+                    self._end_turn(1 - active)
             return
         if t == "wild":
             if negated:
@@ -583,17 +591,27 @@ class TwoAndTwoState(State):
         s["active"] = player
         s["drawn"] = ""
         s["phase"] = "main"
-        if not s["deck"] and not self._playable_symbol(s["hands"][player]):
+        hand = s["hands"][player]
+        if not s["deck"] and not self._playable_symbol(hand) and not self._effect_play(hand):
             s["phase"] = "over"
             s["end"] = {"reason": "no-moves", "player": player}
 
-    def _begin_stack(self, starter: int) -> None:
-        """The starter flips deck cards; Effect cards go to the flipper's hand and the other flips next."""
+    def _effect_play(self, hand: list[str]) -> bool:
+        """Whether ``hand`` has an Effect play now: a Skip, or a Wild on three symbols.
+        (A Flip needs a Skip/Flip card, which can always Skip.)"""
+        three = filled(self.s["visible"]) == 3
+        return any(CARDS[c].kind == "skip-flip" or (three and CARDS[c].kind == "wild-deny") for c in hand)
+
+    def _begin_stack(self, starter: int, alternate: bool = True) -> None:
+        """The starter flips deck cards; an Effect card goes to the flipper's hand and,
+        after a set, the other player flips next (TT-7). At setup the starting
+        player flips until a Symbol card appears, so the second player moves first."""
         s = self.s
         while s["deck"] and not CARDS[s["deck"][0]].is_symbol:
             s["hands"][starter].append(s["deck"].pop(0))
             _sort_hand(s["hands"][starter])
-            starter = 1 - starter
+            if alternate:
+                starter = 1 - starter
         if not s["deck"]:
             if not any(CARDS[c].is_symbol for c in s["hands"][starter]):
                 starter = 1 - starter
