@@ -80,4 +80,7 @@ class ModTable:
         return self.fake.drop(obj, color, self.zones[role], position=self.zone_pos(role))
 
     def click(self, color: str, fn: str, element_id: str | None = None) -> Any:
-        return self.fake.click_ui(fn, color, "-1", element_id)
+        """Click, then let the frames pass that the mod waits on (New game waits for the deck)."""
+        result = self.fake.click_ui(fn, color, "-1", element_id)
+        self.fake.drain()
+        return result

@@ -33,7 +33,7 @@ from tts_builder.savecheck import ERROR, Problem, check_save
 
 GAME = "two-and-two"
 BASE_URL = "https://example.org/mods"
-CONTEXT_KEYS = {"seats", "zones", "positions", "decks", "cards", "hands", "card_y", "upright_rotation_y"}
+CONTEXT_KEYS = {"seats", "zones", "positions", "decks", "cards", "hands", "card_y", "upright_rotation_y", "sizes"}
 ZONE_ROLES = {"deck", "stack", "discard", "flip", "skip-own", "skip-opponent", "deny", "score-0", "score-1"}
 
 
@@ -186,7 +186,7 @@ def test_thumbnail_is_256_png(builds: dict[str, Path]) -> None:
 def test_table_context_shape(table: dict[str, Any], save: dict[str, Any]) -> None:
     assert set(table) == CONTEXT_KEYS
     assert table["seats"] == [{"seat": 0, "color": "White"}, {"seat": 1, "color": "Red"}]
-    assert set(table["zones"]) == ZONE_ROLES == set(table["positions"])
+    assert set(table["zones"]) == ZONE_ROLES == set(table["positions"]) == set(table["sizes"])
     by_guid = {o["GUID"]: o for o in _walk(save["ObjectStates"])}
     for role, guid in table["zones"].items():
         assert by_guid[guid]["Nickname"] == role

@@ -184,3 +184,71 @@ def test_a_second_game_after_the_deck_ran_out(built):
     transcript = table.transcript()
     assert transcript["moves"] == [] and len(transcript["setup"]["deck"]) == len(ids)
     assert rules.get_game(GAME_ID).new_state(setup=transcript["setup"]) is not None
+
+
+def test_cards_do_not_merge_into_the_deck_and_the_deck_is_not_shuffled_mid_game(built):
+    table = Table(built)
+    table.click("White", "ttNewGame")
+    hand_card = table.transcript()["setup"]["deck"][0]          # dealt to White
+    obj = table.card(hand_card)
+    assert table.fake.put_into(table.deck, obj) is False          # tryObjectEnterContainer refuses
+    assert obj.container is None
+    assert table.fake.fire("tryObjectRandomize", table.deck, "White") is False
+    assert "shuffled only by New game" in table.last_broadcast()
+
+
+def test_new_game_needs_both_seats(built):
+    table = Table(built)
+    table.fake.unseat("Red")
+    table.click("White", "ttNewGame")
+    assert "both seats" in table.last_broadcast()
+    assert table.lua_state() is None or table.lua_state() == {}
+
+
+def test_forfeit_and_a_new_game_mid_game_take_a_second_press(built):
+    table = Table(built)
+    table.click("White", "ttNewGame")
+    play_through(table, seed=3, limit=4)
+    seat = table.lua_state()["active"]
+    color = COLORS[seat]
+    table.click(color, "ttNewGame")
+    assert "Press again" in table.last_broadcast() and len(table.transcript()["moves"]) == 4
+    table.click(color, "ttForfeit")
+    assert "Press again" in table.last_broadcast() and table.lua_state()["phase"] != "over"
+    table.click(color, "ttForfeit")
+    assert table.lua_state()["phase"] == "over"
+    assert table.transcript()["result"]["reason"] == "forfeit"
+
+
+def test_the_first_set_of_a_second_game_goes_to_its_winner_pile(built):
+    table = Table(built)
+    table.click("White", "ttNewGame")
+    play_through(table, seed=3)
+    # second game: everything back on the DECK area, then New game
+    pile = table.fake.spawn_deck([], guid="abc123", position=table.zone_pos("deck"))
+    for guid in table.guid_of.values():
+        obj = table.fake.get_object(guid)
+        if obj.container is not None and obj.container is not pile:
+            obj = table.fake.take_from(obj.container, guid=guid)
+        if obj.container is None:
+            table.fake.put_into(pile, obj)
+    table.fake.step()
+    table.click("White", "ttNewGame")
+    assert table.transcript()["moves"] == []
+    game = rules.get_game(GAME_ID)
+    state = game.new_state(setup=table.transcript()["setup"])
+    rng = random.Random(1)
+    deny_target: dict[str, str] = {}
+    while not any(state.to_json()["sets"]):
+        seat = state.current_player()
+        move = choose(game, state, "heuristic", rng)
+        act(table, seat, move, deny_target)
+        state.apply(move)
+    scorer = 0 if state.to_json()["sets"][0] else 1
+    size = state.to_json()["sets"][scorer][0]
+    pile_zone = table.zone_pos(f"score-{scorer}")
+    on_pile = [g for g in table.guid_of.values()
+               if table.fake.get_object(g).container is None
+               and abs(table.fake.get_object(g).getPosition().x - pile_zone[0]) < 0.01
+               and abs(table.fake.get_object(g).getPosition().z - pile_zone[2]) < 0.01]
+    assert len(on_pile) == size, f"{len(on_pile)} cards on seat {scorer}'s pile, the set had {size}"

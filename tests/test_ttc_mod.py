@@ -584,3 +584,17 @@ def test_buttons_before_a_game_say_what_to_do(built):
     assert "New game" in str(table.ui("tt-status"))
     table.click("White", "ttConfirm")
     assert "Nothing to choose" in table.last_broadcast()
+
+
+def test_new_game_needs_both_seats_and_cards_do_not_merge_mid_game(built):
+    table = Table(built)
+    table.fake.unseat("Red")
+    table.click("White", "ttNewGame")
+    assert "both seats" in table.last_broadcast()
+    table.fake.seat("Red")
+    table.click("White", "ttNewGame")
+    transcript = table.transcript()
+    hand_card = GAME.new_state(setup=transcript["setup"]).to_json()["hands"][0][0]
+    obj = table.card(hand_card)
+    assert table.fake.put_into(table.deck, obj) is False
+    assert obj.container is None

@@ -500,6 +500,8 @@ def table_context(plan: TablePlan) -> dict[str, Any]:
         "seats": [{"seat": s.seat, "color": s.color} for s in layout.seats],
         "zones": dict(plan.zone_guids),
         "positions": {z.role: _xyz(zone_center(layout, z)) for z in layout.zones},
+        # zone footprints (x: width, z: depth), so a drop is judged by the zone's real rectangle
+        "sizes": {z.role: {"x": _num(z.size[0]), "z": _num(z.size[1])} for z in layout.zones},
         "decks": dict(plan.deck_guids),
         "cards": {c.id: {"guid": c.guid, "card_id": c.card_id, "deck": c.deck} for c in plan.all_cards()},
         "hands": {s.color: _xyz(s.hand_position) for s in layout.seats},

@@ -287,7 +287,8 @@ class TwoAndTwoState(State):
         card = move["card"]
         if s["deck"]:
             if card != s["deck"][0]:
-                return _v("new-stack", f"The new stack starts with the top card of the deck, not {card}.")
+                return _v("new-stack", f"The new stack starts with the top card of the deck, {s['deck'][0]}, "
+                                       f"not {card}.")
             return Verdict.legal()
         if card not in s["hands"][s["starter"]]:
             return _v("card-in-hand", f"{card} is not in your hand.")
