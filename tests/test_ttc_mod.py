@@ -598,3 +598,19 @@ def test_new_game_needs_both_seats_and_cards_do_not_merge_mid_game(built):
     obj = table.card(hand_card)
     assert table.fake.put_into(table.deck, obj) is False
     assert obj.container is None
+
+
+def test_hidden_starting_cards_cannot_be_picked_up_and_the_deck_cannot_be_dealt_by_number(built):
+    table = Table(built)
+    table.click("White", "ttNewGame")
+    want = table.fake.sandbox.from_lua(table.fake.sandbox.call(table.fake.sandbox.lookup("Table.placements")),
+                                       empty_as="dict")
+    hidden = sorted(card for card, w in want.items() if isinstance(w, dict) and w.get("hidden"))
+    assert hidden, "later rounds' starting cards lie face down"
+    obj = table.card(hidden[0])
+    player = table.fake.player("White")
+    pick_up = table.fake._action("PickUp")
+    assert table.fake.fire("onPlayerAction", player, pick_up, table.fake.sandbox.table(obj)) is False
+    assert "face down" in table.last_broadcast()
+    assert table.fake.fire("onObjectNumberTyped", table.deck, "White", 3) is True
+    assert "dealt only by New game" in table.last_broadcast()
