@@ -23,6 +23,7 @@ from rules.mutate import mutants
 from tts_builder.luagen import render_rules_lua
 from tts_builder.luasandbox import LuaSandbox, LuaSandboxError
 from tts_builder.simulate import play_game
+from tts_builder.transcript import split_move
 
 #: instructions one rules check may take before it is a failure (a TTS frame
 #: budget is the concern; the benchmark reports the real figures).
@@ -112,8 +113,7 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
         report.disagreements.append(Disagreement(seed, -1, None, None, "lua-error", "new game", str(exc)))
         return False
     for index, entry in enumerate(transcript["moves"]):
-        player = entry["player"]
-        move = {k: v for k, v in entry.items() if k != "player"}
+        player, move = split_move(entry)
         candidates: list[tuple[Any, Any]] = [(player, move)]
         pool = list(mutants(move, state, rng))
         candidates += [(player, m) for m in rng.sample(pool, min(mutants_per_move, len(pool)))]

@@ -43,7 +43,7 @@ from tts_builder.art import ArtManifest, render_game_art
 from tts_builder.art.pipeline import CACHE_DIR, MANIFEST, THUMBNAIL_SIZE
 from tts_builder.art.render import png_bytes
 from tts_builder.art.source import art_root, load_art_source
-from tts_builder.errors import InputError
+from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import atomic_write_bytes, atomic_write_json, parse_json_text
 from tts_builder.save import (LAYOUT_FILE, MAT_IMAGE, TableLayout, TablePlan, build_save, image_names,
                               parse_table_layout, plan_table, table_context)
@@ -109,12 +109,6 @@ def missing_inputs(game_id: str) -> list[str]:
                 if not luagen.has_template(game_id, name)]
     return missing
 
-
-def _game(game_id: str) -> rules.Game:
-    try:
-        return rules.get_game(game_id)
-    except rules.UnknownGame as exc:
-        raise InputError(str(exc)) from None
 
 
 def component_rows(game_id: str) -> dict[str, dict[str, Any]]:
@@ -194,7 +188,7 @@ def _render_scripts(game_id: str, table: Mapping[str, Any]) -> tuple[str, str]:
 def assemble(game_id: str, layout: TableLayout, manifest: ArtManifest,
              image_url: Callable[[str], str]) -> tuple[dict[str, Any], TablePlan]:
     """The save dict and its plan (pure apart from reading the templates)."""
-    game = _game(game_id)
+    game = require_game(game_id)
     plan = plan_table(layout, manifest, game.data, component_rows(game_id))
     table = table_context(plan)
     lua, xml = _render_scripts(game_id, table)
@@ -256,7 +250,7 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
     check; in both cases nothing under ``out_root`` has changed.
     """
     say: Say = progress or (lambda _msg: None)
-    _game(game_id)
+    require_game(game_id)
     layout = load_table_layout(game_id)
     image_url = image_url_for(out_root, game_id, base_url)
     out_root = Path(out_root)
@@ -345,7 +339,7 @@ def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, b
         check_base_url(base_url)
     ids = list(rules.game_ids()) if all_games else list(dict.fromkeys(game_ids))
     for game_id in list(ids):  # every id is checked before anything is written
-        _game(game_id)
+        require_game(game_id)
         missing = missing_inputs(game_id)
         if missing and not all_games:
             raise InputError(f"{game_id}: cannot be built yet: no {', '.join(missing)}")

@@ -16,7 +16,7 @@ from typing import Any, Callable, NoReturn, Sequence
 import rules
 import rules.players
 from tts_builder import __version__
-from tts_builder.errors import InputError
+from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import parse_json_text
 
 
@@ -35,11 +35,7 @@ def _options_arg(text: str | None) -> dict[str, Any]:
 
 
 def _game_arg(game_id: str) -> str:
-    try:
-        rules.get_game(game_id)
-    except rules.UnknownGame as exc:
-        raise InputError(str(exc)) from None
-    return game_id
+    return require_game(game_id).id
 
 
 def _progress(enabled: bool) -> Callable[[int, int], None] | None:

@@ -31,9 +31,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import rules
 from tts_builder.build import DEFAULT_OUT, save_paths
-from tts_builder.errors import InputError
+from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import atomic_write_bytes
 
 SAVE_RE = re.compile(r"^TS_Save_([0-9]+)\.json$")
@@ -82,10 +81,7 @@ def next_save_number(saves: Path) -> int:
 
 def install(game_id: str, *, out_root: Path = DEFAULT_OUT, tts_dir: Path | None = None) -> InstallResult:
     """Copy ``OUT/<game>/<game>.json`` and ``.png`` to ``Saves/TS_Save_<N>.json`` and ``.png``."""
-    try:
-        rules.get_game(game_id)
-    except rules.UnknownGame as exc:
-        raise InputError(str(exc)) from None
+    require_game(game_id)
     save_src, thumb_src = save_paths(out_root, game_id)
     if not save_src.is_file() or not thumb_src.is_file():
         out = "" if Path(out_root) == DEFAULT_OUT else f" --out {out_root}"

@@ -9,7 +9,7 @@ from typing import Any, Callable
 import rules
 from rules.core import IllegalMove
 from rules.players import choose
-from tts_builder.errors import InputError
+from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import atomic_write_json
 from tts_builder.transcript import new_transcript
 
@@ -47,10 +47,7 @@ def simulate(game_id: str, games: int, seed: int, out: Path, *, policy: str = "h
              options: dict[str, Any] | None = None,
              progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Write ``games`` transcripts into ``out``; game i uses seed ``seed + i``."""
-    try:
-        rules.get_game(game_id)
-    except rules.UnknownGame as exc:
-        raise InputError(str(exc)) from None
+    require_game(game_id)
     if games < 1:
         raise InputError(f"--games must be at least 1, not {games}")
     width = max(3, len(str(games - 1)))

@@ -82,7 +82,6 @@ class TwoAndTwoGame(Game):
             "cards": {c.id: {"kind": c.kind, "code": c.code, "ordinal": c.ordinal, "key": c.key}
                       for c in CARDS.values()},
             "card_order": list(CARDS),
-            "rule_sections": {k: r.section for k, r in self.rules.items()},
             "hand_size": HAND_SIZE,
             "data": dict(DATA),
         }
