@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tts_builder.build import build_game
-from tts_builder.luasandbox import FakeTTS
+from tts_builder.testing import FakeTTS
 
 COLORS = ["White", "Red"]
 

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
+from tts_builder.testing import FakeTTS
 from tts_builder.luasandbox import (
-    FakeTTS,
     LuaBudgetExceeded,
     LuaCompileError,
     LuaMemoryExceeded,
