@@ -79,8 +79,15 @@ class ModTable:
             obj.setRotation({"x": 0, "y": rotation_y, "z": 0})
         return self.fake.drop(obj, color, self.zones[role], position=self.zone_pos(role))
 
-    def click(self, color: str, fn: str, element_id: str | None = None) -> Any:
-        """Click, then let the frames pass that the mod waits on (New game waits for the deck)."""
+    def click(self, color: str, fn: str, element_id: str | None = None, seconds: float = 1.0) -> Any:
+        """Click, then let ``seconds`` pass (New game waits for the deck over a few frames).
+
+        Not a drain: a first press of Forfeit or New game stays armed for a few
+        seconds of the fake clock, and a drain would let it lapse."""
         result = self.fake.click_ui(fn, color, "-1", element_id)
-        self.fake.drain()
+        self.wait(seconds)
         return result
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` of the fake clock pass."""
+        self.fake.step(max(1, round(seconds * self.fake.fps)))

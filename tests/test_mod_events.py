@@ -201,7 +201,7 @@ def test_new_game_needs_both_seats(built):
     table = Table(built)
     table.fake.unseat("Red")
     table.click("White", "ttNewGame")
-    assert "both seats" in table.last_broadcast()
+    assert "needs 2 seated players; seated now: White." in table.last_broadcast()
     assert table.lua_state() is None or table.lua_state() == {}
 
 
@@ -212,9 +212,9 @@ def test_forfeit_and_a_new_game_mid_game_take_a_second_press(built):
     seat = table.lua_state()["active"]
     color = COLORS[seat]
     table.click(color, "ttNewGame")
-    assert "Press again" in table.last_broadcast() and len(table.transcript()["moves"]) == 4
+    assert "Press New game again" in table.last_broadcast() and len(table.transcript()["moves"]) == 4
     table.click(color, "ttForfeit")
-    assert "Press again" in table.last_broadcast() and table.lua_state()["phase"] != "over"
+    assert "Press Forfeit again" in table.last_broadcast() and table.lua_state()["phase"] != "over"
     table.click(color, "ttForfeit")
     assert table.lua_state()["phase"] == "over"
     assert table.transcript()["result"]["reason"] == "forfeit"

@@ -25,6 +25,7 @@ from typing import Any, Mapping
 import jinja2
 
 import rules
+from tts_builder import __version__
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _LUA_KEYWORDS = frozenset(
@@ -131,16 +132,31 @@ def render_rules_lua(game_id: str) -> str:
             + render("runtime/judge.lua.j2", ctx) + "\nRules.json = U.json\nreturn Rules\n")
 
 
+# Seconds a first press of Forfeit or New game stays armed for its confirming second press.
+CONFIRM_SECONDS = 5
+
+
+def seat_counts(game_id: str) -> list[int]:
+    """The numbers of players a game allows: its ``player_counts`` when it has gaps
+    (Twin Tower City: 2, 4 or 6), else every count from its minimum to its maximum."""
+    game = rules.get_game(game_id)
+    counts = game.lua_context().get("player_counts")
+    if isinstance(counts, list) and counts:
+        return [int(n) for n in counts]
+    return list(range(game.min_players, game.max_players + 1))
+
+
 def render_global_lua(game_id: str, table: Mapping[str, Any]) -> str:
-    """The Global script: util, rules, the recorder runtime and the game's table glue.
+    """The Global script: util, rules, the recorder runtime, the table layer and the game's table glue.
 
     ``table`` describes the built table (GUIDs of zones, decks, seat colours…)
     as the save builder laid it out.
     """
-    ctx = context(game_id, {"table": table})
+    ctx = context(game_id, {"table": table, "tool": f"tts-builder {__version__}",
+                            "seat_counts": seat_counts(game_id), "confirm_seconds": CONFIRM_SECONDS})
     parts = [render("runtime/header.lua.j2", ctx), render("runtime/util.lua.j2", ctx),
              render(game_template(game_id, "rules.lua.j2"), ctx), render("runtime/judge.lua.j2", ctx),
-             render("runtime/recorder.lua.j2", ctx),
+             render("runtime/recorder.lua.j2", ctx), render("runtime/table.lua.j2", ctx),
              render(game_template(game_id, "table.lua.j2"), ctx)]
     return "\n".join(parts)
 
