@@ -298,7 +298,7 @@ def test_new_game_again_gathers_every_card_and_deals_afresh(built):
     play_through(table, seed=4, policy="random", limit=8)
     random.Random(5).shuffle(table.deck._contents)  # the fake's shuffle keeps the order
     table.click("Red", "ttNewGame")  # a game is in progress: the first press only asks
-    assert "press New game again" in table.last_broadcast() and len(table.transcript()["moves"]) == 8
+    assert "Press New game again" in table.last_broadcast() and len(table.transcript()["moves"]) == 8
     table.click("Red", "ttNewGame")
     t = table.transcript()
     assert t["moves"] == []
@@ -586,11 +586,11 @@ def test_buttons_before_a_game_say_what_to_do(built):
     assert "Nothing to choose" in table.last_broadcast()
 
 
-def test_new_game_needs_both_seats_and_cards_do_not_merge_mid_game(built):
+def test_new_game_needs_a_player_count_the_game_allows_and_cards_do_not_merge_mid_game(built):
     table = Table(built)
     table.fake.unseat("Red")
     table.click("White", "ttNewGame")
-    assert "both seats" in table.last_broadcast()
+    assert "needs 2 or 4 or 6 seated players; seated now: White." in table.last_broadcast()
     table.fake.seat("Red")
     table.click("White", "ttNewGame")
     transcript = table.transcript()
