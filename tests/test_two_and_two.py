@@ -74,6 +74,8 @@ def test_scenario_probes(path):
             v = report.violations[0]
             assert (v.move, v.rule) == (probe["after"], probe["rule"]), f"{probe}: {report.summary()}"
             assert v.message and v.section
+            if "penalty" in probe:
+                assert v.penalty == probe["penalty"], f"{probe}: {report.summary()}"
 
 
 def test_every_rule_is_shown_accepting_and_refusing():
@@ -220,6 +222,21 @@ def test_hoarding_reports_the_forfeit():
     report = validate_data(transcript(full_deck(sc["deck_prefix"]), moves), "x.json")
     assert report.violations[0].penalty == "forfeit"
     assert report.result == {"winner": 1, "reason": "forfeit", "rule": "anti-hoarding", "forfeited_by": 0}
+
+
+def test_ending_the_turn_while_holding_a_playable_card_is_hoarding():
+    """End-turn before drawing, holding a Symbol card that fits, forfeits like drawing does;
+    with the deck empty it is refused too (it no longer tells the player to draw)."""
+    sc = load(GOLDEN / "hoarding.json")
+    moves = sc["moves"][:1] + [{"player": 1, "type": "end-turn"}]
+    report = validate_data(transcript(full_deck(sc["deck_prefix"]), moves), "x.json")
+    assert [(v.rule, v.penalty) for v in report.violations] == [("mandatory-play", "forfeit")]
+    assert report.result == {"winner": 0, "reason": "forfeit", "rule": "mandatory-play", "forfeited_by": 1}
+    state = replay(full_deck(sc["deck_prefix"]), sc["moves"][:1])
+    state.to_json()["deck"] = []
+    v = state.check({"type": "end-turn"})
+    assert (v.rule, v.penalty) == ("mandatory-play", "forfeit") and "draw" not in v.message
+    assert {"type": "end-turn"} not in state.legal_moves()
 
 
 def test_forfeit_ends_the_game_for_the_other_player():

@@ -350,7 +350,11 @@ class TwoAndTwoState(State):
     def _check_end_turn(self) -> Verdict:
         s = self.s
         if s["phase"] == "main":
-            if not s["deck"] and not self._playable_symbol(s["hands"][s["active"]]):
+            playable = self._playable_symbol(s["hands"][s["active"]])
+            if playable:  # ending the turn holds the card back: the Anti-Hoarding sentence forfeits it
+                return _v("mandatory-play", f"You hold {playable}, which is valid on the stack: you must play it "
+                                            "(or Skip) instead of ending your turn.", penalty="forfeit")
+            if not s["deck"]:
                 return Verdict.legal()  # only Effect plays remain, and they are optional: the game ends
             return _v("drawing", "A turn ends by playing; you end it yourself only after drawing.")
         drawn = CARDS[s["drawn"]]
