@@ -239,6 +239,28 @@ def test_ending_the_turn_while_holding_a_playable_card_is_hoarding():
     assert {"type": "end-turn"} not in state.legal_moves()
 
 
+def test_a_pending_skip_survives_a_completed_set():
+    """TT-11: a Skip of the opponent's next turn still pending when its player completes a set
+    is kept for the new stack; the assumption names the sentence it stretches."""
+    for seed in range(50):
+        state, rng = GAME.new_state(seed=seed), random.Random(seed)
+        while not state.is_terminal():
+            sets = sum(map(len, state.to_json()["sets"]))
+            state.apply(rng.choice([m for m in state.legal_moves() if m["type"] != "forfeit"]))
+            data = state.to_json()
+            if sum(map(len, data["sets"])) > sets and any(data["skips"]):
+                break
+        else:
+            continue
+        assert sorted(data["skips"]) == [0, 1] and data["phase"] in ("stack-start", "over")
+        break
+    else:
+        pytest.fail("no simulated game completes a set with a Skip pending")
+    notes = {a["id"]: a for a in GAME.data["assumptions"]}
+    for aid in ("TT-2", "TT-11", "TT-12"):
+        assert notes[aid]["provenance"] == "assumed" and notes[aid]["stretches"]
+
+
 def test_forfeit_ends_the_game_for_the_other_player():
     state = GAME.new_state(seed=4)
     state.apply({"type": "forfeit"})
