@@ -59,6 +59,7 @@ BATTLE_IDS: tuple[str, ...] = tuple(c.id for c in CARDS.values() if c.kind == "b
 ARMY_IDS = {s: tuple(c.id for c in CARDS.values() if c.kind == "army" and c.side == s) for s in SIDES}
 WARRIOR_IDS = {s: tuple(c.id for c in CARDS.values() if c.kind == "warrior" and c.side == s) for s in SIDES}
 PLAYER_COUNTS = (2, 4, 6)
+SEAT_NAMES: tuple[str, ...] = tuple(DATA["seat_names"]["names"])
 
 Plan = tuple[Any, ...]
 
@@ -299,6 +300,7 @@ class TTCState(State):
         self._forfeited: int | None = None
         self._order: list[int] = []
         self._decider: str | None = None
+        self.seat_names: tuple[str, ...] = SEAT_NAMES  # not game data: how messages name the seats
         #: option duplicate_item = duplicate-card: replacements record the card they stand on
         self._homes = opts["duplicate_item"] == "duplicate-card"
 
@@ -375,6 +377,17 @@ class TTCState(State):
 
     def side_of(self, seat: int) -> str:
         return self._side[seat]
+
+    def seat_name(self, seat: int) -> str:
+        """How messages name ``seat``: the player's name once :meth:`name_seats` is told it
+        (a transcript's ``players[i].name``), else the seat colour from the data."""
+        return self.seat_names[seat]
+
+    def name_seats(self, names: list[str]) -> None:
+        """Name the seats in messages after the players (e.g. a transcript's ``players``)."""
+        if len(names) != self._n or not all(isinstance(n, str) and n for n in names):
+            raise SetupError(f"{self.game.id} names exactly {self._n} seats here, each with a non-empty name")
+        self.seat_names = tuple(names)
 
     def stage(self) -> int:
         """1 = starting card, 2 = second card, 3 = third card of the round."""
@@ -543,7 +556,7 @@ class TTCState(State):
                 else:
                     name = ROSTER.item_name.get(item, repr(item))
                     have = sum(1 for it in self._items[side] if it["item"] == item and not it["nullified"])
-                    return self._no("nullify-items", f"{rnd}: there {'is' if have == 1 else 'are'} "
+                    return self._no("nullify-items", f"{rnd}: there {'is' if have <= 1 else 'are'} "
                                     f"{'no' if have == 0 else have} {name} among the {side.capitalize()} items "
                                     f"in play to nullify{'' if have == 0 else f', not {chosen.count(item)}'}.")
             return Verdict.legal(), ("nullify", side, taken)
@@ -701,7 +714,9 @@ class TTCState(State):
 
     # -- data --------------------------------------------------------------------
     def clone(self) -> "TTCState":
-        return self.game.state_from_json(self.to_json())
+        st = self.game.state_from_json(self.to_json())
+        st.seat_names = self.seat_names
+        return st
 
     def setup(self) -> JSONDict:
         result: JSONDict = _copy(self._setup)
@@ -762,7 +777,7 @@ class TTCState(State):
 
     def describe_move(self, move: Move) -> str:
         p = self.current_player()
-        who = f"Seat {p} ({self._side[p].capitalize()})" if p is not None else "Nobody"
+        who = f"{self.seat_name(p)} ({self._side[p].capitalize()})" if p is not None else "Nobody"
         if not isinstance(move, dict):
             return f"{who}: {move!r}"
         mtype = move.get("type")
