@@ -132,6 +132,15 @@ def copy_powers(roster: Roster, items: Sequence[Mapping[str, Any]], counted: Seq
     if options.get("no_bonuses"):
         return [roster.item_power[it["item"]] for it in items]
     one_copy = options.get("wielder_bonus") == "one-copy"
+    if not one_copy:  # every copy alike: one sum per item id
+        cache: dict[str, int] = {}
+        for it in items:
+            item = it["item"]
+            if item not in cache:
+                cache[item] = roster.item_power[item] + roster.bonus * (
+                    sum(1 for w in roster.wielders[item] if w in own)
+                    + sum(1 for w in roster.targets[item] if w in opposing))
+        return [cache[it["item"]] for it in items]
     seen: dict[str, int] = {}
     out: list[int] = []
     for it, counts in zip(items, counted):
