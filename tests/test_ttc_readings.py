@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rules.core import canonical_json
+from rules.core import SetupError, canonical_json
 from rules.twin_tower_city import GAME
 from rules.twin_tower_city.engine import CARDS, DATA, ROSTER
 from rules.twin_tower_city.scoring import new_layout, place_battle, replace_warrior, round_totals, score_round
@@ -58,7 +58,7 @@ def test_readings_are_options_with_choices_and_named_in_the_data() -> None:
         spec = DATA["options"][name]
         assert spec["provenance"] == "assumed" and set(spec["readings"]) == set(choices)
         assert any(a["id"] == spec["reading"] for a in DATA["assumptions"])
-    with pytest.raises(Exception, match="level_rounds"):
+    with pytest.raises(SetupError, match="level_rounds"):
         GAME.new_state(options={"level_rounds": "coin-toss"})
 
 
