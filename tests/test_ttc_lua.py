@@ -426,10 +426,10 @@ def test_describe_move(lua: LuaEngine) -> None:
     assert "replacing Blamtifa Thug with Doctor Sickle" in text
     assert "without replacing" in lua_call(lua, "describe_move", {"type": "play-army", "card": army, "swaps": []})
     assert lua_call(lua, "describe_move", "junk") == "junk"
-    # the same sentence as Python's, without its "Seat n (Side)" prefix (the recorder adds the colour)
+    # the same sentence as Python's, without its "<seat name> (Side)" prefix (the recorder adds the colour)
     for state, _, _ in replay(lua, transcript(7, 4, {"teams": True})):
         for move in state.legal_moves():
-            assert state.describe_move(move).split(" ", 3)[3] == lua_call(lua, "describe_move", move)
+            assert state.describe_move(move).split(" ", 2)[2] == lua_call(lua, "describe_move", move)
 
 
 # ---------------------------------------------------------------- the MoonSharp dialect

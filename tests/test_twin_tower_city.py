@@ -764,14 +764,20 @@ def test_observation_masks() -> None:
     assert opened["starters"] == [s["starters"] for s in state.setup()["seats"]]
 
 
-def test_tie_rules() -> None:
-    state, _ = random_playout(30)
+@pytest.mark.parametrize("level_rounds", ["draw", "power"])
+def test_tie_rules(level_rounds: str) -> None:
+    """Level on rounds: a draw by default (the rulebook names only the winner of more rounds);
+    option level_rounds = power: the summed Power decides, then a draw."""
+    state, _ = random_playout(30, options={"level_rounds": level_rounds})
     data = state.to_json()
     for n, rec in enumerate(data["rounds"]):
         rec["winner"] = [None, "dark", "light", "dark", "light"][n]
         rec["totals"] = {"dark": 40, "light": 40 + (1 if n == 0 else 0)}
     res = GAME.state_from_json(data).result()
-    assert res is not None and res.reason == "power" and res.detail["winning_side"] == "light"
+    if level_rounds == "power":
+        assert res is not None and res.reason == "power" and res.detail["winning_side"] == "light"
+    else:
+        assert res is not None and res.reason == "draw" and res.winner is None and res.detail["winning_side"] is None
     data["rounds"][0]["totals"] = {"dark": 40, "light": 40}
     res = GAME.state_from_json(data).result()
     assert res is not None and res.reason == "draw" and res.winner is None and res.scores == [2, 2]

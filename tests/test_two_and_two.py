@@ -74,6 +74,8 @@ def test_scenario_probes(path):
             v = report.violations[0]
             assert (v.move, v.rule) == (probe["after"], probe["rule"]), f"{probe}: {report.summary()}"
             assert v.message and v.section
+            if "penalty" in probe:
+                assert v.penalty == probe["penalty"], f"{probe}: {report.summary()}"
 
 
 def test_every_rule_is_shown_accepting_and_refusing():
@@ -220,6 +222,43 @@ def test_hoarding_reports_the_forfeit():
     report = validate_data(transcript(full_deck(sc["deck_prefix"]), moves), "x.json")
     assert report.violations[0].penalty == "forfeit"
     assert report.result == {"winner": 1, "reason": "forfeit", "rule": "anti-hoarding", "forfeited_by": 0}
+
+
+def test_ending_the_turn_while_holding_a_playable_card_is_hoarding():
+    """End-turn before drawing, holding a Symbol card that fits, forfeits like drawing does;
+    with the deck empty it is refused too (it no longer tells the player to draw)."""
+    sc = load(GOLDEN / "hoarding.json")
+    moves = sc["moves"][:1] + [{"player": 1, "type": "end-turn"}]
+    report = validate_data(transcript(full_deck(sc["deck_prefix"]), moves), "x.json")
+    assert [(v.rule, v.penalty) for v in report.violations] == [("mandatory-play", "forfeit")]
+    assert report.result == {"winner": 0, "reason": "forfeit", "rule": "mandatory-play", "forfeited_by": 1}
+    state = replay(full_deck(sc["deck_prefix"]), sc["moves"][:1])
+    state.to_json()["deck"] = []
+    v = state.check({"type": "end-turn"})
+    assert (v.rule, v.penalty) == ("mandatory-play", "forfeit") and "draw" not in v.message
+    assert {"type": "end-turn"} not in state.legal_moves()
+
+
+def test_a_pending_skip_survives_a_completed_set():
+    """TT-11: a Skip of the opponent's next turn still pending when its player completes a set
+    is kept for the new stack; the assumption names the sentence it stretches."""
+    for seed in range(50):
+        state, rng = GAME.new_state(seed=seed), random.Random(seed)
+        while not state.is_terminal():
+            sets = sum(map(len, state.to_json()["sets"]))
+            state.apply(rng.choice([m for m in state.legal_moves() if m["type"] != "forfeit"]))
+            data = state.to_json()
+            if sum(map(len, data["sets"])) > sets and any(data["skips"]):
+                break
+        else:
+            continue
+        assert sorted(data["skips"]) == [0, 1] and data["phase"] in ("stack-start", "over")
+        break
+    else:
+        pytest.fail("no simulated game completes a set with a Skip pending")
+    notes = {a["id"]: a for a in GAME.data["assumptions"]}
+    for aid in ("TT-2", "TT-11", "TT-12"):
+        assert notes[aid]["provenance"] == "assumed" and notes[aid]["stretches"]
 
 
 def test_forfeit_ends_the_game_for_the_other_player():

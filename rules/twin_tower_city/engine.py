@@ -35,8 +35,8 @@ from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, Setup
 from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_data, load_deck_data,
                                          parse_deck)
 from rules.twin_tower_city.heuristic import heuristic_move
-from rules.twin_tower_city.scoring import (excess_items, item_power, new_layout, place_battle, present,
-                                           replace_warrior, round_totals, score_round)
+from rules.twin_tower_city.scoring import (copy_powers, duplicate_item_indexes, excess_items, new_layout,
+                                           place_battle, present, replace_warrior, round_totals, score_round)
 
 DATA: dict[str, Any] = load_data()
 ROSTER: Roster = Roster.from_data(DATA)
@@ -59,6 +59,7 @@ BATTLE_IDS: tuple[str, ...] = tuple(c.id for c in CARDS.values() if c.kind == "b
 ARMY_IDS = {s: tuple(c.id for c in CARDS.values() if c.kind == "army" and c.side == s) for s in SIDES}
 WARRIOR_IDS = {s: tuple(c.id for c in CARDS.values() if c.kind == "warrior" and c.side == s) for s in SIDES}
 PLAYER_COUNTS = (2, 4, 6)
+SEAT_NAMES: tuple[str, ...] = tuple(DATA["seat_names"]["names"])
 
 Plan = tuple[Any, ...]
 
@@ -299,6 +300,9 @@ class TTCState(State):
         self._forfeited: int | None = None
         self._order: list[int] = []
         self._decider: str | None = None
+        self.seat_names: tuple[str, ...] = SEAT_NAMES  # not game data: how messages name the seats
+        #: option duplicate_item = duplicate-card: replacements record the card they stand on
+        self._homes = opts["duplicate_item"] == "duplicate-card"
 
     @classmethod
     def start(cls, game: TwinTowerCity, opts: JSONDict, setup: JSONDict) -> "TTCState":
@@ -341,6 +345,10 @@ class TTCState(State):
         if self._step < len(self._order):
             return
         self._phase = "nullify"
+        if self._homes:  # duplicate_item = duplicate-card: no choice, each duplicate takes its card's item
+            for side in SIDES:
+                for index in duplicate_item_indexes(ROSTER, self._warriors[side]):
+                    self._items[side][index]["nullified"] = True
         self._refresh()
         if self._decider is None:
             self._finish_round()
@@ -369,6 +377,17 @@ class TTCState(State):
 
     def side_of(self, seat: int) -> str:
         return self._side[seat]
+
+    def seat_name(self, seat: int) -> str:
+        """How messages name ``seat``: the player's name once :meth:`name_seats` is told it
+        (a transcript's ``players[i].name``), else the seat colour from the data."""
+        return self.seat_names[seat]
+
+    def name_seats(self, names: list[str]) -> None:
+        """Name the seats in messages after the players (e.g. a transcript's ``players``)."""
+        if len(names) != self._n or not all(isinstance(n, str) and n for n in names):
+            raise SetupError(f"{self.game.id} names exactly {self._n} seats here, each with a non-empty name")
+        self.seat_names = tuple(names)
 
     def stage(self) -> int:
         """1 = starting card, 2 = second card, 3 = third card of the round."""
@@ -413,12 +432,18 @@ class TTCState(State):
         the A-12 default (least Power removed) first, then by Power removed and ids."""
         need = excess_items(self._warriors, self._items, side)
         own, opposing = present(self._warriors[side]), present(self._warriors[OTHER_SIDE[side]])
-        counts: dict[str, int] = {}
-        for it in self._items[side]:
+        its = self._items[side]
+        # each item's un-nullified copies, weakest first: nullifying c copies removes the c weakest
+        # (copies differ only with wielder_bonus = one-copy)
+        powers: dict[str, list[int]] = {}
+        for it, pw in zip(its, copy_powers(ROSTER, its, [not it["nullified"] for it in its], own, opposing,
+                                           self._opts)):
             if not it["nullified"]:
-                counts[it["item"]] = counts.get(it["item"], 0) + 1
+                powers.setdefault(it["item"], []).append(pw)
+        for pws in powers.values():
+            pws.sort()
+        counts = {i: len(pws) for i, pws in powers.items()}
         ids = sorted(counts)
-        power = {i: item_power(ROSTER, i, own, opposing, self._opts) for i in ids}
         choices: list[tuple[int, list[str]]] = []
 
         def walk(k: int, left: int, chosen: list[str], total: int) -> None:
@@ -429,7 +454,7 @@ class TTCState(State):
                 return
             item = ids[k]
             for c in range(min(left, counts[item]), -1, -1):
-                walk(k + 1, left - c, chosen + [item] * c, total + c * power[item])
+                walk(k + 1, left - c, chosen + [item] * c, total + sum(powers[item][:c]))
 
         walk(0, need, [], 0)
         choices.sort(key=lambda x: (x[0], x[1]))
@@ -475,11 +500,11 @@ class TTCState(State):
             self._table.append({"seat": p, "card": card.id, "stage": stage,
                                 "swaps": [{"replace": t, "with": w} for t, w, _ in swaps]})
             for _, w, index in swaps:
-                replace_warrior(self._warriors, side, index, w, 0, card.id, p)
+                replace_warrior(self._warriors, side, index, w, 0, card.id, p, home=self._homes)
         else:
             token, index = plan[2], plan[3]
             self._table.append({"seat": p, "card": card.id, "stage": stage, "replace": token})
-            replace_warrior(self._warriors, side, index, str(card.warrior), card.level, card.id, p)
+            replace_warrior(self._warriors, side, index, str(card.warrior), card.level, card.id, p, home=self._homes)
         self._after_play()
 
     def _no(self, rule: str, message: str) -> tuple[Verdict, Plan]:
@@ -531,7 +556,7 @@ class TTCState(State):
                 else:
                     name = ROSTER.item_name.get(item, repr(item))
                     have = sum(1 for it in self._items[side] if it["item"] == item and not it["nullified"])
-                    return self._no("nullify-items", f"{rnd}: there {'is' if have == 1 else 'are'} "
+                    return self._no("nullify-items", f"{rnd}: there {'is' if have <= 1 else 'are'} "
                                     f"{'no' if have == 0 else have} {name} among the {side.capitalize()} items "
                                     f"in play to nullify{'' if have == 0 else f', not {chosen.count(item)}'}.")
             return Verdict.legal(), ("nullify", side, taken)
@@ -657,7 +682,7 @@ class TTCState(State):
             winning, reason = OTHER_SIDE[self._side[self._forfeited]], "forfeit"
         elif won["dark"] != won["light"]:
             winning, reason = ("dark" if won["dark"] > won["light"] else "light"), "rounds"
-        elif power["dark"] != power["light"]:
+        elif self._opts["level_rounds"] == "power" and power["dark"] != power["light"]:
             winning, reason = ("dark" if power["dark"] > power["light"] else "light"), "power"
         else:
             winning, reason = None, "draw"
@@ -689,7 +714,9 @@ class TTCState(State):
 
     # -- data --------------------------------------------------------------------
     def clone(self) -> "TTCState":
-        return self.game.state_from_json(self.to_json())
+        st = self.game.state_from_json(self.to_json())
+        st.seat_names = self.seat_names
+        return st
 
     def setup(self) -> JSONDict:
         result: JSONDict = _copy(self._setup)
@@ -750,7 +777,7 @@ class TTCState(State):
 
     def describe_move(self, move: Move) -> str:
         p = self.current_player()
-        who = f"Seat {p} ({self._side[p].capitalize()})" if p is not None else "Nobody"
+        who = f"{self.seat_name(p)} ({self._side[p].capitalize()})" if p is not None else "Nobody"
         if not isinstance(move, dict):
             return f"{who}: {move!r}"
         mtype = move.get("type")

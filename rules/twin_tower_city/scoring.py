@@ -34,11 +34,34 @@ def place_battle(table: list[JSONDict], warriors: Mapping[str, list[JSONDict]],
 
 
 def replace_warrior(warriors: Mapping[str, list[JSONDict]], side: str, index: int, warrior: str,
-                    level: int, card_id: str, seat: int) -> None:
-    """An Army or Warrior card replacement: the old slot is marked, the newcomer appended."""
+                    level: int, card_id: str, seat: int, home: bool = False) -> None:
+    """An Army or Warrior card replacement: the old slot is marked, the newcomer appended.
+
+    With ``home`` (option ``duplicate_item`` = ``duplicate-card``) the newcomer records
+    the Battle card it stands on: the 0-based index of that card's item among the
+    side's items (see :func:`duplicate_item_indexes`)."""
     slots = warriors[side]
     slots[index]["replaced"] = True
-    slots.append({"warrior": warrior, "level": level, "card": card_id, "seat": seat, "replaced": False})
+    slot: JSONDict = {"warrior": warrior, "level": level, "card": card_id, "seat": seat, "replaced": False}
+    if home:
+        slot["home"] = _home(slots, index)
+    slots.append(slot)
+
+
+def _home(slots: Sequence[Mapping[str, Any]], index: int) -> int:
+    """The item index of the Battle card slot ``index`` stands on: a Battle card's slot is its
+    card's (the n-th slot without a home is the n-th Battle card); a newcomer keeps the home of
+    the warrior it replaced."""
+    if "home" in slots[index]:
+        return int(slots[index]["home"])
+    return sum(1 for s in slots[:index] if "home" not in s)
+
+
+def duplicate_item_indexes(roster: Roster, slots: Sequence[Mapping[str, Any]]) -> list[int]:
+    """Item indexes nullified with a duplicate warrior when option ``duplicate_item`` is
+    ``duplicate-card``: the item of the card each nullified copy stands on ("the other one,
+    and the item they could normally wield, are nullified")."""
+    return sorted(_home(slots, n) for n, status in enumerate(participants(roster, slots)) if status == "duplicate")
 
 
 def new_layout() -> tuple[list[JSONDict], dict[str, list[JSONDict]], dict[str, list[JSONDict]]]:
@@ -75,32 +98,62 @@ def present(slots: Sequence[Mapping[str, Any]]) -> set[str]:
     return {s["warrior"] for s in slots if not s["replaced"]}
 
 
-def item_bonuses(roster: Roster, item: str, own: set[str], opposing: set[str],
-                 options: Mapping[str, Any]) -> list[JSONDict]:
-    """The +5 bonus lines of one item copy (rule ``item-bonus``); none with ``no_bonuses``."""
+def copy_bonuses(roster: Roster, items: Sequence[Mapping[str, Any]], counted: Sequence[bool], own: set[str],
+                 opposing: set[str], options: Mapping[str, Any]) -> list[list[JSONDict]]:
+    """The +5 bonus lines of each item copy of a side (rule ``item-bonus``).
+
+    With option ``wielder_bonus`` = ``one-copy`` a preferred wielder wields one copy only: the
+    k-th present wielder of an item gives its bonus to the k-th counted copy in table order, and
+    a copy that does not count gets none. Target bonuses go to every copy either way."""
     if options.get("no_bonuses"):
-        return []
-    out: list[JSONDict] = []
-    for w in roster.wielders[item]:
-        if w in own:
-            out.append({"kind": "wielder", "warrior": w, "value": roster.bonus})
-    for w in roster.targets[item]:
-        if w in opposing:
-            out.append({"kind": "target", "warrior": w, "value": roster.bonus})
+        return [[] for _ in items]
+    one_copy = options.get("wielder_bonus") == "one-copy"
+    seen: dict[str, int] = {}
+    out: list[list[JSONDict]] = []
+    for it, counts in zip(items, counted):
+        item = it["item"]
+        wielders = [w for w in roster.wielders[item] if w in own]
+        if one_copy:
+            k = seen.get(item, 0)
+            wielders = wielders[k:k + 1] if counts else []
+            if counts:
+                seen[item] = k + 1
+        lines = [{"kind": "wielder", "warrior": w, "value": roster.bonus} for w in wielders]
+        lines += [{"kind": "target", "warrior": w, "value": roster.bonus}
+                  for w in roster.targets[item] if w in opposing]
+        out.append(lines)
     return out
 
 
-def item_power(roster: Roster, item: str, own: set[str], opposing: set[str], options: Mapping[str, Any]) -> int:
-    power = roster.item_power[item]
+def copy_powers(roster: Roster, items: Sequence[Mapping[str, Any]], counted: Sequence[bool], own: set[str],
+                opposing: set[str], options: Mapping[str, Any]) -> list[int]:
+    """The effective Power of each item copy of a side, as :func:`copy_bonuses` adds it up
+    (without building the lines: this is the fast path of :func:`round_totals`)."""
     if options.get("no_bonuses"):
-        return power
-    for w in roster.wielders[item]:
-        if w in own:
-            power += roster.bonus
-    for w in roster.targets[item]:
-        if w in opposing:
-            power += roster.bonus
-    return power
+        return [roster.item_power[it["item"]] for it in items]
+    one_copy = options.get("wielder_bonus") == "one-copy"
+    if not one_copy:  # every copy alike: one sum per item id
+        cache: dict[str, int] = {}
+        for it in items:
+            item = it["item"]
+            if item not in cache:
+                cache[item] = roster.item_power[item] + roster.bonus * (
+                    sum(1 for w in roster.wielders[item] if w in own)
+                    + sum(1 for w in roster.targets[item] if w in opposing))
+        return [cache[it["item"]] for it in items]
+    seen: dict[str, int] = {}
+    out: list[int] = []
+    for it, counts in zip(items, counted):
+        item = it["item"]
+        wielders = sum(1 for w in roster.wielders[item] if w in own)
+        if one_copy:
+            k = seen.get(item, 0)
+            wielders = 1 if counts and k < wielders else 0
+            if counts:
+                seen[item] = k + 1
+        targets = sum(1 for w in roster.targets[item] if w in opposing)
+        out.append(roster.item_power[item] + roster.bonus * (wielders + targets))
+    return out
 
 
 def excess_items(warriors: Mapping[str, Sequence[Mapping[str, Any]]],
@@ -116,13 +169,16 @@ def default_nullify_order(roster: Roster, warriors: Mapping[str, Sequence[Mappin
     """Indexes of ``side``'s un-nullified items, lowest effective Power first (A-12).
 
     Ties go by item id, then table order, which is also the order in which the
-    engine lists the ``nullify-item`` moves.
+    engine lists the ``nullify-item`` moves. With option ``duplicate_item`` =
+    ``duplicate-card`` the items of the duplicates' cards come first, in table order.
     """
     own, opposing = present(warriors[side]), present(warriors[OTHER_SIDE[side]])
-    keyed = [(item_power(roster, it["item"], own, opposing, options), it["item"], n)
-             for n, it in enumerate(items[side]) if not it["nullified"]]
-    keyed.sort()
-    return [n for _, _, n in keyed]
+    its = items[side]
+    powers = copy_powers(roster, its, [not it["nullified"] for it in its], own, opposing, options)
+    forced = duplicate_item_indexes(roster, warriors[side]) if options.get("duplicate_item") == "duplicate-card" else []
+    first = [n for n in forced if not its[n]["nullified"]]
+    keyed = sorted((powers[n], it["item"], n) for n, it in enumerate(its) if not it["nullified"] and n not in first)
+    return first + [n for _, _, n in keyed]
 
 
 def score_round(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
@@ -151,8 +207,9 @@ def score_round(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mappi
         excess = set(default_nullify_order(roster, warriors, items, side, options)[
             :excess_items(warriors, items, side)])
         i_lines: list[JSONDict] = []
-        for n, it in enumerate(items[side]):
-            bonuses = item_bonuses(roster, it["item"], own, opposing, options)
+        counted = [not it["nullified"] and n not in excess for n, it in enumerate(items[side])]
+        for n, (it, bonuses) in enumerate(zip(items[side], copy_bonuses(roster, items[side], counted, own, opposing,
+                                                                         options))):
             base = roster.item_power[it["item"]]
             power = base + sum(b["value"] for b in bonuses)
             status = "nullified" if it["nullified"] else ("excess" if n in excess else "active")
@@ -211,8 +268,11 @@ def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapp
     totals: dict[str, int] = {}
     for side in SIDES:
         own, opposing = set(best[side]), set(best[OTHER_SIDE[side]])
-        powers = sorted(item_power(roster, it["item"], own, opposing, options)
-                        for it in items[side] if not it["nullified"])
+        its = items[side]
+        forced = duplicate_item_indexes(roster, warriors[side]) \
+            if options.get("duplicate_item") == "duplicate-card" else []
+        counted = [not it["nullified"] and n not in forced for n, it in enumerate(its)]
+        powers = sorted(p for p, c in zip(copy_powers(roster, its, counted, own, opposing, options), counted) if c)
         drop = max(0, len(powers) - len(own))
         totals[side] = sum(best[side].values()) + sum(powers[drop:])
     for play in table:

@@ -31,15 +31,17 @@ class Card:
     kind: str        # symbol | skip-flip | wild-deny
     code: str        # 4-digit code for symbol cards, "" otherwise
     ordinal: int     # position in the canonical card order (hands are kept sorted by it)
+    name: str = ""   # what players read: "Symbol card 1200", "Wild / Deny" (data: card_names)
 
     @property
     def is_symbol(self) -> bool:
         return self.kind == "symbol"
 
     def describe(self) -> str:
+        """The name, with the symbols top to bottom for a Symbol card."""
         if self.is_symbol:
-            return f"{self.id} ({'-'.join(SYMBOL_NAMES[c] for c in self.code)})"
-        return f"{self.id} ({self.kind.replace('-', '/')})"
+            return f"{self.name} ({'-'.join(SYMBOL_NAMES[c] for c in self.code)})"
+        return self.name
 
 
 def load_data() -> dict[str, Any]:
@@ -61,7 +63,8 @@ def build_cards(data: dict[str, Any]) -> dict[str, Card]:
         if not row.get("in_play", True):
             continue
         for cid in physical_ids(row):
-            cards[cid] = Card(cid, row["key"], row["kind"], row.get("code", ""), len(cards))
+            name = data["card_names"][row["kind"]].format(code=row.get("code", ""))
+            cards[cid] = Card(cid, row["key"], row["kind"], row.get("code", ""), len(cards), name)
     return cards
 
 

@@ -79,7 +79,7 @@ class TwoAndTwoGame(Game):
 
     def lua_context(self) -> JSONDict:
         return {
-            "cards": {c.id: {"kind": c.kind, "code": c.code, "ordinal": c.ordinal, "key": c.key}
+            "cards": {c.id: {"kind": c.kind, "code": c.code, "ordinal": c.ordinal, "key": c.key, "name": c.name}
                       for c in CARDS.values()},
             "card_order": list(CARDS),
             "hand_size": HAND_SIZE,
@@ -112,6 +112,15 @@ def _v(rule: str, message: str, penalty: str = "") -> Verdict:
     return GAME.verdict(rule, message, penalty)
 
 
+def _name(cid: str) -> str:
+    """A card as players read it ("Wild / Deny"); an id not in the deck as given."""
+    card = CARDS.get(cid)
+    return card.name if card else cid
+
+
+SEAT_NAMES: tuple[str, ...] = tuple(DATA["seat_names"]["names"])
+
+
 def _sort_hand(hand: list[str]) -> None:
     hand.sort(key=lambda c: CARDS[c].ordinal)
 
@@ -121,8 +130,9 @@ class TwoAndTwoState(State):
 
     game = GAME
 
-    def __init__(self, data: JSONDict):
+    def __init__(self, data: JSONDict, seat_names: tuple[str, ...] = SEAT_NAMES):
         self.s = data
+        self.seat_names = seat_names  # not game data: how messages name the seats
 
     # -- construction ---------------------------------------------------
     @classmethod
@@ -179,7 +189,18 @@ class TwoAndTwoState(State):
         return self.s
 
     def clone(self) -> "TwoAndTwoState":
-        return TwoAndTwoState(_copy(self.s))
+        return TwoAndTwoState(_copy(self.s), self.seat_names)
+
+    def seat_name(self, seat: int) -> str:
+        """How messages name ``seat``: the player's name once :meth:`name_seats` is told it
+        (a transcript's ``players[i].name``), else the seat colour from the data."""
+        return self.seat_names[seat]
+
+    def name_seats(self, names: list[str]) -> None:
+        """Name the seats in messages after the players (e.g. a transcript's ``players``)."""
+        if len(names) != 2 or not all(isinstance(n, str) and n for n in names):
+            raise SetupError("two-and-two names exactly 2 seats, each with a non-empty name")
+        self.seat_names = tuple(names)
 
     def result(self) -> Result | None:
         if self.s["phase"] != "over":
@@ -215,13 +236,14 @@ class TwoAndTwoState(State):
         if t == "start-stack":
             return f"starts the stack with {name}, {move.get('orientation')}"
         if t == "play":
-            return f"plays {name}" + (f" with Flip {move['flip']}" if move.get("flip") else "")
+            return f"plays {name}" + (f" with a Flip ({_name(move['flip'])})" if move.get("flip") else "")
         if t == "wild":
-            return f"plays {move.get('card')} as Wild"
+            return f"plays {_name(str(move.get('card')))} as Wild"
         if t == "skip":
-            return f"plays {move.get('card')} as Skip ({'own turn' if move.get('target') == 'own' else 'opponent'})"
+            return (f"plays {_name(str(move.get('card')))} as Skip "
+                    f"({'own turn' if move.get('target') == 'own' else 'opponent'})")
         if t == "deny":
-            return f"denies {move.get('target')} with {move.get('card')}"
+            return f"denies {_name(str(move.get('target')))} with {_name(str(move.get('card')))}"
         return str(t)
 
     # -- checking -------------------------------------------------------
@@ -246,13 +268,15 @@ class TwoAndTwoState(State):
         ph = s["phase"]
         if ph == "stack-start":
             if t != "start-stack":
-                return _v("new-stack", "A new stack must be started before anything else is played.")
+                return _v("new-stack", f"{self.seat_name(s['starter'])} must start a new stack before anything "
+                                       "else is played.")
             return self._check_start(move)
         if ph == "reaction":
             if t == "pass":
                 return Verdict.legal()
             if t != "deny":
-                return _v("turn-order", "A Deny window is open: the opponent may deny or pass first.")
+                return _v("turn-order", f"A Deny window is open: {self.seat_name(s['pending']['reactor'])} "
+                                        "may deny or pass first.")
             return self._check_deny(move)
         if t == "start-stack":
             return _v("new-stack", "The stack is already started.")
@@ -267,7 +291,7 @@ class TwoAndTwoState(State):
         hand = s["hands"][s["active"]]
         card = CARDS[move["card"]]
         if card.id not in hand:
-            return _v("card-in-hand", f"{card.id} is not in your hand.")
+            return _v("card-in-hand", f"{card.name} is not in your hand.")
         if "flip" in move and t != "play":
             return _v("wild" if t == "wild" else "flip",
                       "A Wild cannot be flipped." if t == "wild" else "Flip is played together with a Symbol card.")
@@ -286,11 +310,11 @@ class TwoAndTwoState(State):
         card = move["card"]
         if s["deck"]:
             if card != s["deck"][0]:
-                return _v("new-stack", f"The new stack starts with the top card of the deck, {s['deck'][0]}, "
-                                       f"not {card}.")
+                return _v("new-stack", f"The new stack starts with the top card of the deck, "
+                                       f"{_name(s['deck'][0])}, not {_name(card)}.")
             return Verdict.legal()
         if card not in s["hands"][s["starter"]]:
-            return _v("card-in-hand", f"{card} is not in your hand.")
+            return _v("card-in-hand", f"{_name(card)} is not in your hand.")
         if not CARDS[card].is_symbol:
             return _v("new-stack", "With the deck empty, the stack starts with a Symbol card from hand.")
         return Verdict.legal()
@@ -299,14 +323,14 @@ class TwoAndTwoState(State):
         s = self.s
         if not card.is_symbol:
             use = "Wild" if card.kind == "wild-deny" else "Skip"
-            return _v("declare-effect", f"{card.id} is an Effect card: declare it as {use} or "
+            return _v("declare-effect", f"{card.name} is an Effect card: declare it as {use} or "
                                         f"{'Deny' if use == 'Wild' else 'Flip'}, not as a Symbol card.")
         flip = move.get("flip", "")
         if flip:
             if flip not in hand:
-                return _v("card-in-hand", f"{flip} is not in your hand.")
+                return _v("card-in-hand", f"{_name(flip)} is not in your hand.")
             if CARDS[flip].kind != "skip-flip":
-                return _v("flip", f"Only a Skip/Flip card can Flip; {flip} is not one.")
+                return _v("flip", f"Only a Skip / Flip card can Flip; {_name(flip)} is not one.")
         if s["phase"] == "after-draw" and card.id != s["drawn"] and flip != s["drawn"]:
             return _v("drawing", "After drawing, you may play only the drawn card, or pair a drawn Flip "
                                  "with a Symbol card; take another turn with a Skip first.")
@@ -319,7 +343,7 @@ class TwoAndTwoState(State):
     def _check_wild(self, card: Card) -> Verdict:
         s = self.s
         if card.kind != "wild-deny":
-            return _v("declare-effect", f"Only a Wild/Deny card can be played as Wild; {card.id} is not one.")
+            return _v("declare-effect", f"Only a Wild / Deny card can be played as Wild; {card.name} is not one.")
         if s["phase"] == "after-draw" and card.id != s["drawn"]:
             return _v("drawing", "A Wild from your hand can follow a draw only after a Skip gives you another turn.")
         if filled(s["visible"]) != 3:
@@ -328,7 +352,7 @@ class TwoAndTwoState(State):
 
     def _check_skip(self, move: Move, card: Card) -> Verdict:
         if card.kind != "skip-flip":
-            return _v("declare-effect", f"Only a Skip/Flip card can be played as Skip; {card.id} is not one.")
+            return _v("declare-effect", f"Only a Skip / Flip card can be played as Skip; {card.name} is not one.")
         if move.get("target") not in ("own", "opponent"):
             return _v("skip", "A Skip names its target: 'own' (your turn) or 'opponent' (their next turn).")
         return Verdict.legal()
@@ -341,21 +365,25 @@ class TwoAndTwoState(State):
             return _v("drawing", "The deck is empty.")
         playable = self._playable_symbol(s["hands"][s["active"]])
         if playable:
-            return _v("mandatory-play", f"You hold {playable}, which is valid on the stack: you must play it "
-                                        "(or Skip) instead of drawing.", penalty="forfeit")
+            return _v("mandatory-play", f"You hold {_name(playable)}, which is valid on the stack: you must play "
+                                        "it (or Skip) instead of drawing.", penalty="forfeit")
         if "card" in move and move["card"] != s["deck"][0]:
-            return _v("drawing", f"The card drawn must be the top card of the deck, not {move['card']}.")
+            return _v("drawing", f"The card drawn must be the top card of the deck, not {_name(move['card'])}.")
         return Verdict.legal()
 
     def _check_end_turn(self) -> Verdict:
         s = self.s
         if s["phase"] == "main":
-            if not s["deck"] and not self._playable_symbol(s["hands"][s["active"]]):
+            playable = self._playable_symbol(s["hands"][s["active"]])
+            if playable:  # ending the turn holds the card back: the Anti-Hoarding sentence forfeits it
+                return _v("mandatory-play", f"You hold {_name(playable)}, which is valid on the stack: you must "
+                                            "play it (or Skip) instead of ending your turn.", penalty="forfeit")
+            if not s["deck"]:
                 return Verdict.legal()  # only Effect plays remain, and they are optional: the game ends
             return _v("drawing", "A turn ends by playing; you end it yourself only after drawing.")
         drawn = CARDS[s["drawn"]]
         if drawn.is_symbol and placement_error(oriented(drawn.code, s["orientation"]), s["visible"]) is None:
-            return _v("anti-hoarding", f"You drew {drawn.id}, which is playable: you must play it.",
+            return _v("anti-hoarding", f"You drew {drawn.name}, which is playable: you must play it.",
                       penalty="forfeit")
         return Verdict.legal()
 
@@ -366,13 +394,13 @@ class TwoAndTwoState(State):
             return _v("move-format", "deny needs 'card' and 'target'.")
         card = move["card"]
         if card not in s["hands"][pend["reactor"]]:
-            return _v("card-in-hand", f"{card} is not in your hand.")
+            return _v("card-in-hand", f"{_name(card)} is not in your hand.")
         if CARDS[card].kind != "wild-deny":
-            return _v("declare-effect", f"Only a Wild/Deny card can be played as Deny; {card} is not one.")
+            return _v("declare-effect", f"Only a Wild / Deny card can be played as Deny; {_name(card)} is not one.")
         targets = _deny_targets(pend)
         if move["target"] not in targets:
-            return _v("deny", f"Deny negates a card your opponent just played ({' or '.join(targets)}), "
-                              f"not {move['target']}.")
+            return _v("deny", f"Deny negates a card {self.seat_name(1 - pend['reactor'])} just played "
+                              f"({' or '.join(_name(t) for t in targets)}), not {_name(move['target'])}.")
         return Verdict.legal()
 
     def _playable_symbol(self, hand: list[str]) -> str:
