@@ -261,7 +261,8 @@ class Result:
         if self.outcome == "draw":
             return "Draw" + (f", {tally}" if tally else "")
         if self.kind == "teams":
-            text = f"Team {str(self.team).replace('-', ' ').title()} wins"
+            team = str(self.team)
+            text = f"Team {team[:1].upper()}{team[1:]} wins"
         elif len(self.winners) == 1:
             text = f"{name(self.winners[0])} wins"
         else:

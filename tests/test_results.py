@@ -241,3 +241,63 @@ def test_game_metadata_declares_what_the_invariants_use():
     assert rules.get_game("twin-tower-city").seat_counts() == (2, 4, 6)
     assert rules.get_game("two-and-two").option_variants() == [
         {}, {"denied_symbol_to_hand": True}, {"deny_window": "always"}]
+
+
+# -- the recorder prints the same words in TTS ---------------------------------------------
+
+SEATS = [{"seat": 0, "color": "White"}, {"seat": 1, "color": "Red"}]
+
+
+def _recorder(game_id: str):
+    from tts_builder.luagen import context, game_template, render
+    from tts_builder.luasandbox import LuaSandbox
+
+    ctx = context(game_id, {"table": {"seats": SEATS}})
+    source = "\n".join(render(name, ctx) for name in (
+        "runtime/util.lua.j2", game_template(game_id, "rules.lua.j2"), "runtime/judge.lua.j2",
+        "runtime/recorder.lua.j2")) + "\nreturn Game.describe_result\n"
+    sandbox = LuaSandbox()
+    return sandbox, sandbox.execute(source, f"{game_id}/recorder.lua")
+
+
+def test_the_recorder_describes_results_as_python_does():
+    from tts_builder.lualint import lint_lua
+    from tts_builder.luagen import context, render
+
+    assert lint_lua(render("runtime/recorder.lua.j2", context("two-and-two", {"table": {"seats": SEATS}})),
+                    "recorder.lua") == []
+    names = [s["color"] for s in SEATS]
+    cases: dict[str, list[dict]] = {
+        "two-and-two": [load(p.name)["result"] for p in sorted(GOLDEN.glob("played-*.json"))]
+        + [play_game("two-and-two", s)["result"] for s in range(12)],
+        "twin-tower-city": [play_game("twin-tower-city", s, num_players=n, policy="random")["result"]
+                            for n in (2, 4, 6) for s in range(6)],
+    }
+    made = [Result.win(1, [2, 1], "forfeit", {"forfeited_by": 0}), Result.win([0, 1], [2, 2, 1], "shared"),
+            Result.cooperative(True, 3, "all-placed", 17), Result.solo(False, "out-of-time"),
+            Result.draw([1, 2]), Result.team_win("light", [0, 2], [3, 1, 3, 1], "rounds")]
+    for game_id, recorded in cases.items():
+        sandbox, describe = _recorder(game_id)
+        unit = rules.get_game(game_id).score_unit
+        for data in recorded + [r.to_json() for r in made]:
+            words = Result.from_json(data, unit=unit).describe(names)
+            assert sandbox.call(describe, sandbox.to_lua(data)) == words, data
+    old_draw = {"scores": [4, 4], "reason": "draw"}
+    sandbox, describe = _recorder("two-and-two")
+    assert sandbox.call(describe, sandbox.to_lua(old_draw)) == "Draw, 4 sets each"
+
+
+def test_the_mod_prints_the_result_in_words_when_the_game_ends(tmp_path):
+    from modtable import ModTable, build_save
+
+    table = ModTable(build_save(tmp_path, "two-and-two"))
+    table.click("White", "ttNewGame")
+    t = table.transcript()
+    seat = rules.get_game("two-and-two").new_state(setup=t["setup"], options=t["options"]).current_player()
+    color, other = ("White", "Red") if seat == 0 else ("Red", "White")
+    table.click(color, "ttForfeit")
+    table.click(color, "ttForfeit")
+    recorded = table.transcript()["result"]
+    assert recorded["reason"] == "forfeit" and recorded["outcome"] == "win" and recorded["kind"] == "competitive"
+    said = [line.text for line in table.fake.chat]
+    assert f"Game over: {other} wins: {color} forfeits" in said, said

@@ -92,7 +92,8 @@ def move_fields(game_id: str) -> dict[str, frozenset[str]]:
 def unknown_fields(game_id: str, move: Mapping[str, Any]) -> list[str]:
     """The fields of ``move`` that its move type does not take, sorted; none for an unknown
     type (the engine refuses that under its own ``move-format`` rule)."""
-    known = move_fields(game_id).get(move.get("type")) if isinstance(move.get("type"), str) else None
+    mtype = move.get("type")
+    known = move_fields(game_id).get(mtype) if isinstance(mtype, str) else None
     if known is None:
         return []
     return sorted(str(k) for k in move if k not in known)
