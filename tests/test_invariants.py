@@ -24,10 +24,24 @@ from tts_builder.simulate import play_game
 from tts_builder.transcript import full_schema
 from tts_builder.validate import validate_data
 
-#: (game id, seat count) for every game and every seat count it declares.
-TABLES = [(g.id, n) for g in rules.all_games() for n in g.seat_counts()]
+from toygames import RACE, SOLO, TOY_GAMES  # noqa: E402  (tests/toygames: the kinds no real game is yet)
+
+#: (game id, seat count) for every game, the toy ones too, and every seat count it declares.
+TABLES = [(g.id, n) for g in [*rules.all_games(), RACE, SOLO] for n in g.seat_counts()]
 TABLE_IDS = [f"{g}-{n}p" for g, n in TABLES]
-GAMES = rules.game_ids()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def toy_games_registered() -> Iterator[None]:
+    """The toy games, registered for this module only (validate and simulate look games up)."""
+    from rules import registry
+
+    with pytest.MonkeyPatch.context() as mp:
+        for game_id, target in TOY_GAMES.items():
+            mp.setitem(registry._GAMES, game_id, target)
+        registry.get_game.cache_clear()
+        yield
+    registry.get_game.cache_clear()
 
 
 def seeds(game_id: str, total: int) -> range:
