@@ -93,17 +93,213 @@ class SetupError(ValueError):
     """Options or a recorded setup that this game cannot start from."""
 
 
+#: what kind of game a result ends: who can win.
+RESULT_KINDS = ("competitive", "teams", "cooperative", "solo")
+#: how it ended, from the winners' side: a win, a loss (cooperative and solo) or a draw.
+OUTCOMES = ("win", "loss", "draw")
+#: the keys :meth:`Result.to_json` writes itself; anything else in a recorded result is game detail.
+RESULT_KEYS = ("kind", "outcome", "winner", "winners", "team", "score", "scores", "reason")
+
+
 @dataclass
 class Result:
-    """How a finished game ended. ``winner`` is a seat, or None for a draw."""
+    """How a finished game ended, for every kind of game.
 
-    winner: int | None
-    scores: list[Any]
+    * competitive: ``winners`` is one seat, or several for a shared win; none for a draw;
+    * teams: ``team`` names the winning team and ``winners`` are its seats; none for a draw;
+    * cooperative: the table wins (``winners`` is every seat) or loses (none), ``score`` where the game has one;
+    * solo: seat 0 wins or loses, ``score`` where the game has one.
+
+    The JSON shape (:meth:`to_json`) keeps version 1's ``winner`` (the one winning seat, the lowest of
+    several, or null when no seat wins) so older readers still read it, and :meth:`from_json` reads
+    older transcripts that record only ``winner``, ``scores`` and ``reason``. ``unit`` names what the
+    scores count (``"set"``); it is a word for :meth:`describe`, not recorded.
+
+    >>> r = Result.win(0, [3, 1], "most-sets", unit="set")
+    >>> r.describe(["White", "Red"]), r.to_json()["winner"]
+    ('White wins 3 sets to 1', 0)
+    >>> Result.from_json({"winner": None, "scores": [2, 2], "reason": "draw"}).describe(["White", "Red"])
+    'Draw, 2 each'
+    """
+
+    kind: str
+    outcome: str
     reason: str
+    winners: list[int] = field(default_factory=list)
+    scores: list[Any] | None = None
+    score: Any = None
+    team: str | None = None
     detail: JSONDict = field(default_factory=dict)
+    unit: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in RESULT_KINDS:
+            raise ValueError(f"result kind {self.kind!r} is not one of {', '.join(RESULT_KINDS)}")
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"result outcome {self.outcome!r} is not one of {', '.join(OUTCOMES)}")
+        if (self.outcome == "win") != bool(self.winners):
+            raise ValueError(f"a {self.outcome} names {'no' if self.outcome == 'win' else 'some'} winners")
+        if self.outcome == "loss" and self.kind not in ("cooperative", "solo"):
+            raise ValueError("only a cooperative or solo game is lost by everyone")
+        if self.outcome == "draw" and self.kind in ("cooperative", "solo"):
+            raise ValueError("a cooperative or solo game is won or lost, not drawn")
+        if self.kind == "teams" and self.outcome == "win" and not self.team:
+            raise ValueError("a team win names the team")
+
+    # -- constructors, one per way a game ends ---------------------------------
+    @classmethod
+    def win(cls, seats: int | list[int], scores: list[Any] | None, reason: str,
+            detail: JSONDict | None = None, unit: str = "") -> "Result":
+        """A competitive win by one seat, or a shared win by several."""
+        winners = [seats] if isinstance(seats, int) else sorted(seats)
+        return cls("competitive", "win", reason, winners, scores, None, None, dict(detail or {}), unit)
+
+    @classmethod
+    def team_win(cls, team: str, seats: list[int], scores: list[Any] | None, reason: str,
+                 detail: JSONDict | None = None, unit: str = "") -> "Result":
+        """Team ``team`` (seats ``seats``) wins."""
+        return cls("teams", "win", reason, sorted(seats), scores, None, team, dict(detail or {}), unit)
+
+    @classmethod
+    def draw(cls, scores: list[Any] | None, reason: str = "draw", detail: JSONDict | None = None,
+             unit: str = "", teams: bool = False) -> "Result":
+        """Nobody wins (a competitive or team game)."""
+        return cls("teams" if teams else "competitive", "draw", reason, [], scores, None, None,
+                   dict(detail or {}), unit)
+
+    @classmethod
+    def cooperative(cls, won: bool, num_players: int, reason: str, score: Any = None,
+                    detail: JSONDict | None = None, unit: str = "") -> "Result":
+        """The whole table wins or loses together."""
+        winners = list(range(num_players)) if won else []
+        return cls("cooperative", "win" if won else "loss", reason, winners, None, score, None,
+                   dict(detail or {}), unit)
+
+    @classmethod
+    def solo(cls, won: bool, reason: str, score: Any = None, detail: JSONDict | None = None,
+             unit: str = "") -> "Result":
+        """The one player wins or loses."""
+        return cls("solo", "win" if won else "loss", reason, [0] if won else [], None, score, None,
+                   dict(detail or {}), unit)
+
+    # -- reading ---------------------------------------------------------------
+    @property
+    def winner(self) -> int | None:
+        """The one winning seat (the lowest of several), or None when no seat wins."""
+        return self.winners[0] if self.winners else None
+
+    @property
+    def is_draw(self) -> bool:
+        return self.outcome == "draw"
 
     def to_json(self) -> JSONDict:
-        return {"winner": self.winner, "scores": self.scores, "reason": self.reason, **self.detail}
+        out: JSONDict = {"kind": self.kind, "outcome": self.outcome, "winner": self.winner,
+                         "winners": list(self.winners), "reason": self.reason}
+        if self.scores is not None:
+            out["scores"] = self.scores
+        if self.score is not None:
+            out["score"] = self.score
+        if self.team is not None:
+            out["team"] = self.team
+        for key, value in self.detail.items():
+            out.setdefault(key, value)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], num_players: int | None = None, unit: str = "") -> "Result":
+        """A recorded result, in today's shape or version 1's first one (``winner``, ``scores``,
+        ``reason``; no ``winner`` or a null one is a draw). Raises ValueError naming the field."""
+        if not isinstance(data, Mapping):
+            raise ValueError("a result is a JSON object")
+        kind = data.get("kind", "competitive")
+        winners = data.get("winners")
+        if winners is None:
+            winner = data.get("winner")
+            winners = [] if winner is None else [winner]
+        if not isinstance(winners, list) or not all(type(w) is int and w >= 0 for w in winners):
+            raise ValueError(f"field winners: a list of seats, not {winners!r}")
+        if "winner" in data and data["winner"] is not None and data["winner"] not in winners:
+            raise ValueError(f"field winner: seat {data['winner']!r} is not among the winners {winners}")
+        outcome = data.get("outcome")
+        if outcome is None:
+            outcome = "win" if winners else ("loss" if kind in ("cooperative", "solo") else "draw")
+        reason = data.get("reason", outcome)
+        if not isinstance(reason, str):
+            raise ValueError(f"field reason: a string, not {reason!r}")
+        scores = data.get("scores")
+        detail = {k: v for k, v in data.items() if k not in RESULT_KEYS}
+        del num_players  # kept in the signature for callers that know the seat count
+        try:
+            return cls(kind, outcome, reason, sorted(winners), scores, data.get("score"), data.get("team"),
+                       detail, unit)
+        except ValueError as exc:
+            raise ValueError(f"field kind/outcome: {exc}") from None
+
+    # -- words -----------------------------------------------------------------
+    def describe(self, seat_names: list[str] | None = None) -> str:
+        """The result in words: "White wins 3 sets to 1", "Team Light wins", "The table wins with
+        17 cards placed", "Solo: lost", "Draw".
+
+        >>> Result.team_win("light", [0, 2], [3, 2, 3, 2], "rounds", unit="round").describe()
+        'Team Light wins 3 rounds to 2'
+        >>> Result.cooperative(True, 3, "all-placed", 17, unit="card placed").describe()
+        'The table wins with 17 cards placed'
+        >>> Result.solo(False, "out-of-time").describe()
+        'Solo: lost'
+        """
+        def name(seat: int) -> str:
+            return seat_names[seat] if seat_names and 0 <= seat < len(seat_names) else f"Seat {seat}"
+
+        if self.kind in ("cooperative", "solo"):
+            won = self.outcome == "win"
+            text = (("The table wins" if won else "The table loses") if self.kind == "cooperative"
+                    else ("Solo: won" if won else "Solo: lost"))
+            if self.score is not None:
+                text += f" with {self.count(self.score)}" if self.unit else f", score {self.score}"
+            return text
+        tally = self._tally()
+        if self.outcome == "draw":
+            return "Draw" + (f", {tally}" if tally else "")
+        if self.kind == "teams":
+            team = str(self.team)
+            text = f"Team {team[:1].upper()}{team[1:]} wins"
+        elif len(self.winners) == 1:
+            text = f"{name(self.winners[0])} wins"
+        else:
+            names = [name(s) for s in self.winners]
+            text = ", ".join(names[:-1]) + " and " + names[-1] + " share the win"
+        forfeited = self.detail.get("forfeited_by")
+        if self.reason == "forfeit" and type(forfeited) is int:
+            return f"{text}: {name(forfeited)} forfeits"
+        if tally.endswith(" each"):  # level on the score: the tie-break decided
+            return f"{text} on {self.reason}, {tally}"
+        if tally:
+            return f"{text}, {tally}" if len(self.winners) > 1 and self.kind != "teams" else f"{text} {tally}"
+        return text + (f" ({self.reason})" if self.reason not in ("", "win") else "")
+
+    def count(self, n: Any) -> str:
+        """``n`` with the unit, plural when ``n`` is not 1: "3 sets", "17 cards placed"."""
+        if not self.unit:
+            return str(n)
+        first, _, rest = self.unit.partition(" ")
+        word = first if n == 1 else first + "s"
+        return f"{n} {word}" + (f" {rest}" if rest else "")
+
+    def _tally(self) -> str:
+        """"3 sets to 1" (winners' score first) when the winners share one score and the others
+        another; "4 sets each" when every seat has the same score; else nothing."""
+        scores = self.scores
+        if not scores or len(scores) < 2 or not all(isinstance(s, (int, float)) for s in scores):
+            return ""
+        if len(set(scores)) == 1:
+            return f"{self.count(scores[0])} each" if self.unit else f"{scores[0]} each"
+        if not self.winners:
+            return " to ".join(str(s) for s in scores) if len(scores) == 2 else ""
+        ours = {scores[s] for s in self.winners if s < len(scores)}
+        theirs = {scores[s] for s in range(len(scores)) if s not in self.winners}
+        if len(ours) != 1 or len(theirs) != 1:
+            return ""
+        return f"{self.count(next(iter(ours)))} to {next(iter(theirs))}"
 
 
 class Game:
@@ -126,6 +322,37 @@ class Game:
     max_game_length: ClassVar[int] = 10_000
     #: the game's component data file, parsed (one source of truth for engine, art and Lua).
     data: ClassVar[Mapping[str, Any]] = {}
+    #: the seat counts the game is played with when not every count in min..max is (e.g. 2, 4, 6).
+    player_counts: ClassVar[tuple[int, ...]] = ()
+    #: a seat may not see everything (hands, the deck order): observations must hide it.
+    hidden_information: ClassVar[bool] = False
+    #: the start depends on the seed (a shuffle, a coin): different seeds give different games.
+    chance: ClassVar[bool] = False
+    #: how a game of it ends: "competitive" (seats, or teams with more seats), "cooperative" or "solo".
+    result_kind: ClassVar[str] = "competitive"
+    #: what the scores count, for Result.describe ("set": "White wins 3 sets to 1").
+    score_unit: ClassVar[str] = "point"
+
+    def seat_counts(self) -> tuple[int, ...]:
+        """Every seat count the game declares, in increasing order."""
+        return tuple(self.player_counts) or tuple(range(self.min_players, self.max_players + 1))
+
+    def option_values(self, name: str) -> tuple[Any, ...]:
+        """The values option ``name`` takes: its choices, both booleans, or only its default."""
+        default = self.options[name]
+        if name in self.option_choices:
+            return tuple(self.option_choices[name])
+        if isinstance(default, bool):
+            return (default, not default)
+        return (default,)
+
+    def option_variants(self) -> list[JSONDict]:
+        """The defaults, then each other value of each option with the rest at their defaults:
+        every option value is played without the product of all of them."""
+        variants: list[JSONDict] = [{}]
+        for name in sorted(self.options):
+            variants += [{name: v} for v in self.option_values(name) if v != self.options[name]]
+        return variants
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> JSONDict:
         """Defaults overlaid with ``options``; unknown names or values raise SetupError."""
@@ -163,7 +390,9 @@ class Game:
 
     def describe(self) -> JSONDict:
         return {"id": self.id, "name": self.name, "players": [self.min_players, self.max_players],
-                "options": dict(self.options)}
+                "seat_counts": list(self.seat_counts()), "options": dict(self.options),
+                "hidden_information": self.hidden_information, "chance": self.chance,
+                "result_kind": self.result_kind}
 
 
 class State:

@@ -83,3 +83,43 @@ def test_cli_check_lua(capsys):
     assert main(["check-lua", "chess"]) == 2
     assert "unknown game" in capsys.readouterr().err
     assert main(["check-lua", "two-and-two", "--games", "0"]) == 2
+
+
+def test_a_lua_result_that_differs_is_caught():
+    report = _run_patched("two-and-two", 'out.reason = "most-sets"', 'out.reason = "most-setz"')
+    assert not report.agree
+    d = report.disagreements[0]
+    assert d.kind == "result" and '"most-sets"' in d.python and '"most-setz"' in d.lua
+
+
+def test_the_default_sweep_covers_every_seat_count_and_option_value():
+    from tts_builder.agreement import combinations
+
+    ttc = combinations("twin-tower-city")
+    assert {c.players for c in ttc} == {2, 4, 6}
+    assert all(dict(c.options).get("teams") is not True for c in ttc), "teams is what 4 and 6 seats play already"
+    assert len(ttc) == 21  # (defaults + 6 options off their default, teams aside) x 3 seat counts
+    assert [c.options_dict for c in combinations("two-and-two")] == [
+        {}, {"denied_symbol_to_hand": True}, {"deny_window": "always"}]
+    assert [c.players for c in combinations("twin-tower-city", players=4)] == [4] * 7
+    assert combinations("twin-tower-city", options={"open_hands": True})[0].players == 2
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_team_games_agree(players):
+    report = check_lua("twin-tower-city", 7, 30, players=players)
+    assert report.agree, report.summary()
+    assert report.games == 7 and all(c.games == 1 for c in report.combinations.values())
+
+
+def test_cli_check_lua_prints_each_combination_and_a_replay_with_its_settings(capsys):
+    assert main(["check-lua", "two-and-two", "--games", "4", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "2 players, default options: 2 games" in out
+    assert '2 players, {"deny_window":"always"}: 1 game,' in out
+    report = _run_patched("two-and-two", 'out.reason = "most-sets"', 'out.reason = "most-setz"', games=5)
+    from tts_builder.agreement import Combination
+
+    report.disagreements[0].replay_args = Combination(2, (("deny_window", "always"),)).replay_args()
+    assert "--games 1 --seed" in report.summary() and "--players 2 --options '{\"deny_window\":\"always\"}'" \
+        in report.summary()

@@ -677,8 +677,9 @@ def test_team_play() -> None:
         result = st.result()
         assert result is not None
         if result.detail["winning_side"]:
-            assert result.detail["winners"] == [s for s in range(n) if st.side_of(s) == result.detail["winning_side"]]
-            assert result.winner == result.detail["winners"][0]
+            assert result.winners == [s for s in range(n) if st.side_of(s) == result.detail["winning_side"]]
+            assert result.winner == result.winners[0]
+            assert result.kind == "teams" and result.team == result.detail["winning_side"]
         assert {len(h) for h in st.to_json()["hands"]} == {2}
     # the play order interleaves the sides, team members in seat order
     state = GAME.new_state(seed=7, num_players=4)

@@ -20,6 +20,7 @@ from typing import Any, Callable
 import rules
 from rules.core import Verdict, canonical_json, judge
 from rules.mutate import mutants
+from tts_builder.errors import InputError, require_game
 from tts_builder.luagen import render_rules_lua
 from tts_builder.luasandbox import LuaSandbox, LuaSandboxError
 from tts_builder.simulate import play_game
@@ -40,14 +41,45 @@ class Disagreement:
     move_index: int
     player: Any
     move: Any
-    kind: str          # verdict | state | lua-error
+    kind: str          # verdict | state | result | lua-error
     python: Any
     lua: Any
+    #: the --players/--options of the game's combination, for the replay command.
+    replay_args: str = ""
 
     def describe(self, game_id: str) -> str:
         return (f"seed {self.seed}, move {self.move_index} (player {self.player}): {self.kind} differs\n"
                 f"  move:   {canonical_json(self.move)}\n  python: {self.python}\n  lua:    {self.lua}\n"
-                f"  replay: tts-builder check-lua {game_id} --games 1 --seed {self.seed}")
+                f"  replay: tts-builder check-lua {game_id} --games 1 --seed {self.seed}{self.replay_args}")
+
+
+@dataclass(frozen=True)
+class Combination:
+    """One seat count and set of options that check-lua plays."""
+
+    players: int
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def options_dict(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    def label(self) -> str:
+        opts = canonical_json(self.options_dict) if self.options else "default options"
+        return f"{self.players} players, {opts}"
+
+    def replay_args(self) -> str:
+        args = f" --players {self.players}"
+        if self.options:
+            args += " --options '" + canonical_json(self.options_dict) + "'"
+        return args
+
+
+@dataclass
+class CombinationCount:
+    games: int = 0
+    moves: int = 0
+    checks: int = 0
 
 
 @dataclass
@@ -59,18 +91,26 @@ class AgreementReport:
     illegal_checks: int = 0
     disagreements: list[Disagreement] = field(default_factory=list)
     instructions: list[int] = field(default_factory=list)
+    #: games, moves and checks per combination of seat count and options, in play order.
+    combinations: dict[Combination, CombinationCount] = field(default_factory=dict)
 
     @property
     def agree(self) -> bool:
         return not self.disagreements
 
+    def combination_lines(self) -> list[str]:
+        return [f"  {combo.label()}: {c.games} game{'' if c.games == 1 else 's'}, {c.moves} moves, {c.checks} checks"
+                for combo, c in self.combinations.items()]
+
     def summary(self) -> str:
+        lines = self.combination_lines() if len(self.combinations) > 1 else []
         if self.disagreements:
-            return f"{self.game}: DISAGREE\n{self.disagreements[0].describe(self.game)}"
+            return "\n".join([f"{self.game}: DISAGREE", *lines, self.disagreements[0].describe(self.game)])
         ins = self.instructions or [0]
-        return (f"{self.game}: Lua and Python agree on {self.games} games, {self.moves} moves, "
+        head = (f"{self.game}: Lua and Python agree on {self.games} games, {self.moves} moves, "
                 f"{self.checks} checks ({self.illegal_checks} illegal); Lua instructions per check: "
                 f"mean {statistics.fmean(ins):,.0f}, max {max(ins):,}")
+        return "\n".join([head, *lines])
 
 
 class LuaEngine:
@@ -103,10 +143,23 @@ def _verdict_key(v: Verdict | dict[str, Any]) -> tuple[bool, str]:
     return (bool(v.get("ok")), "" if v.get("ok") else str(v.get("rule")))
 
 
+def _result_json(result: Any) -> str:
+    """The Python result as the Lua one writes it: Lua leaves a null ``winner`` out."""
+    data = dict(result.to_json())
+    if data.get("winner") is None:
+        data.pop("winner", None)
+    return canonical_json(data)
+
+
 def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, seed: int,
                      report: AgreementReport, rng: random.Random, mutants_per_move: int = 3) -> bool:
+    """Judge every move of ``transcript`` (and mutants of it) in both engines, compare the
+    states after each move and the results at the end; False at the first disagreement."""
     game = rules.get_game(game_id)
-    state = game.new_state(setup=transcript["setup"], options=transcript["options"])
+    listed = transcript.get("players")
+    state = game.new_state(setup=transcript["setup"], options=transcript["options"],
+                           num_players=len(listed) if isinstance(listed, list) else None)
+    seats = state.num_players()
     try:
         lstate = lua.new_state(transcript["setup"], transcript["options"])
     except LuaSandboxError as exc:
@@ -117,7 +170,7 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
         candidates: list[tuple[Any, Any]] = [(player, move)]
         pool = list(mutants(move, state, rng))
         candidates += [(player, m) for m in rng.sample(pool, min(mutants_per_move, len(pool)))]
-        candidates.append((1 - player if isinstance(player, int) and player in (0, 1) else player + 1, move))
+        candidates.append(((player + 1) % seats if isinstance(player, int) else 0, move))
         for who, cand in candidates:
             py = judge(state, who, cand)
             try:
@@ -140,21 +193,75 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
             report.disagreements.append(Disagreement(
                 seed, index, player, move, "state", f"{_digest(py_json)} {py_json}", f"{_digest(lua_json)} {lua_json}"))
             return False
+    result = state.result()
+    if result is not None:
+        try:
+            lua_result = lua.state_json(lua.sandbox.call(lua.rules.result, lstate))
+        except LuaSandboxError as exc:
+            report.disagreements.append(Disagreement(seed, len(transcript["moves"]), None, None, "lua-error",
+                                                     "result", str(exc)))
+            return False
+        if lua_result != _result_json(result):
+            report.disagreements.append(Disagreement(seed, len(transcript["moves"]), None, None, "result",
+                                                     _result_json(result), lua_result))
+            return False
     return True
 
 
+def combinations(game_id: str, players: int | None = None,
+                 options: dict[str, Any] | None = None) -> list[Combination]:
+    """What check-lua plays: the given seat count and options, or, for what is not given, every
+    seat count the game declares and every option value (one option off its default at a time).
+    Combinations the game refuses (team options with 2 seats) or that play the same resolved
+    options as an earlier one are left out. Raises InputError when nothing is left."""
+    game = require_game(game_id)
+    counts = [players] if players is not None else list(game.seat_counts())
+    variants = [options] if options is not None else game.option_variants()
+    out: list[Combination] = []
+    seen: set[tuple[int, str]] = set()
+    refusal = ""
+    for n in counts:
+        for opts in variants:
+            try:
+                state = game.new_state(seed=0, options=opts, num_players=n)
+            except rules.SetupError as exc:
+                refusal = str(exc)
+                continue
+            key = (n, canonical_json(state.options()))
+            if key not in seen:
+                seen.add(key)
+                out.append(Combination(n, tuple(sorted(opts.items()))))
+    if not out:
+        what = "--players/--options" if players is not None and options is not None else \
+            "--players" if players is not None else "--options"
+        raise InputError(f"{what}: {game_id} cannot be played so ({refusal})")
+    return out
+
+
 def check_lua(game_id: str, games: int, seed: int, *, policy: str = "mixed", mutants_per_move: int = 3,
-              progress: Callable[[int, int], None] | None = None) -> AgreementReport:
-    report = AgreementReport(game=game_id)
+              progress: Callable[[int, int], None] | None = None, players: int | None = None,
+              options: dict[str, Any] | None = None) -> AgreementReport:
+    """Play ``games`` games (game i with seed ``seed + i``, on combination ``i mod K`` of
+    :func:`combinations`) and check both engines agree on each; stop at the first disagreement."""
+    combos = combinations(game_id, players, options)
+    report = AgreementReport(game=game_id, combinations={c: CombinationCount() for c in combos})
     lua = LuaEngine(game_id)
     for i in range(games):
         game_seed = seed + i
-        transcript = play_game(game_id, game_seed, policy=policy)
+        combo = combos[i % len(combos)]
+        transcript = play_game(game_id, game_seed, policy=policy, options=combo.options_dict,
+                               num_players=combo.players)
         rng = random.Random(f"check-lua/{game_id}/{game_seed}")
+        moves, checks = report.moves, report.checks
         ok = check_transcript(game_id, transcript, lua, game_seed, report, rng, mutants_per_move)
         report.games += 1
+        count = report.combinations[combo]
+        count.games += 1
+        count.moves += report.moves - moves
+        count.checks += report.checks - checks
         if progress:
             progress(i + 1, games)
         if not ok:
+            report.disagreements[-1].replay_args = combo.replay_args()
             break
     return report

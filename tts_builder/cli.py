@@ -66,20 +66,34 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     game_id = _game_arg(args.game)
     paths = simulate(game_id, args.games, args.seed, Path(args.out), policy=args.policy,
-                     options=_options_arg(args.options), progress=_progress(sys.stderr.isatty()))
+                     options=_options_arg(args.options), num_players=_players_arg(args.players),
+                     progress=_progress(sys.stderr.isatty()))
     print(f"wrote {len(paths)} transcript(s) to {args.out}")
     return 0
 
 
-def cmd_validate(args: argparse.Namespace) -> int:
-    from tts_builder.validate import validate_file
+def _players_arg(players: int | None) -> int | None:
+    if players is not None and players < 1:
+        raise InputError(f"--players must be at least 1, not {players}")
+    return players
 
-    worst = 0
-    for path in args.files:
-        report = validate_file(path)
-        print(json.dumps(report.to_json(), sort_keys=True) if args.json else report.summary())
-        worst = max(worst, 0 if report.legal else 1)
-    return worst
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from tts_builder.validate import Report, batch_exit_code, batch_tally, validate_batch
+
+    entries = validate_batch(args.files, lenient=args.lenient, players=_players_arg(args.players),
+                             options=_options_arg(args.options) or None)
+    if args.json:
+        print(json.dumps([e.to_json() for e in entries], sort_keys=True))
+    else:
+        for entry in entries:
+            if isinstance(entry, Report):
+                print(entry.summary())
+            else:
+                print(f"tts-builder: {entry.error}", file=sys.stderr)
+        if len(entries) > 1:
+            print(batch_tally(entries))
+    return batch_exit_code(entries)
 
 
 def cmd_schema_check(args: argparse.Namespace) -> int:
@@ -95,7 +109,8 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise InputError(f"--games must be at least 1, not {args.games}")
     report = check_lua(game_id, args.games, args.seed, policy=args.policy, mutants_per_move=args.mutants,
-                       progress=_progress(sys.stderr.isatty()))
+                       progress=_progress(sys.stderr.isatty()), players=_players_arg(args.players),
+                       options=_options_arg(args.options) if args.options is not None else None)
     print(report.summary())
     return 0 if report.agree else 1
 
@@ -140,11 +155,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="folder for the transcripts")
     p.add_argument("--policy", choices=rules.players.POLICIES, default="heuristic")
     p.add_argument("--options", help="game options as a JSON object")
+    p.add_argument("--players", type=int, help="seat count (default: the game's for the options)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("validate", help="replay transcripts (or TTS saves carrying one) through the rules")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--json", action="store_true", help="one JSON report per file")
+    p.add_argument("--json", action="store_true", help="one JSON document: a list with a report per file")
+    p.add_argument("--lenient", action="store_true",
+                   help="ignore move and result fields the game does not know (other tools' recorders)")
+    p.add_argument("--players", type=int, help="require this seat count (a check: the transcript records its own)")
+    p.add_argument("--options", help="require these option values, a JSON object (a check, not an override)")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("schema-check", help="check a TTS save against the save schema and deck rules")
@@ -158,6 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
     p.add_argument("--policy", choices=rules.players.POLICIES, default="mixed")
     p.add_argument("--mutants", type=int, default=3, help="illegal variants checked per move (default 3)")
+    p.add_argument("--players", type=int,
+                   help="seat count (default: every count the game declares, games split across them)")
+    p.add_argument("--options", help="game options as a JSON object (default: every option value in turn)")
     p.set_defaults(func=cmd_check_lua)
 
     p = sub.add_parser("build", help="build the TTS mod (save, thumbnail, images) of one or more games")

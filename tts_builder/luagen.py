@@ -111,7 +111,7 @@ def context(game_id: str, extra: Mapping[str, Any] | None = None) -> dict[str, A
     game = rules.get_game(game_id)
     ctx: dict[str, Any] = {"game_id": game.id, "game_name": game.name,
                            "rule_sections": {k: r.section for k, r in game.rules.items()},
-                           "default_options": dict(game.options)}
+                           "default_options": dict(game.options), "score_unit": game.score_unit}
     ctx.update(game.lua_context())
     ctx.update(extra or {})
     return ctx

@@ -15,7 +15,7 @@ from tts_builder.transcript import new_transcript
 
 
 def play_game(game_id: str, seed: int, *, policy: str = "heuristic",
-              options: dict[str, Any] | None = None) -> dict[str, Any]:
+              options: dict[str, Any] | None = None, num_players: int | None = None) -> dict[str, Any]:
     """One complete game as a transcript. Same arguments, same transcript.
 
     >>> t = play_game("two-and-two", 1)
@@ -23,7 +23,7 @@ def play_game(game_id: str, seed: int, *, policy: str = "heuristic",
     True
     """
     game = rules.get_game(game_id)
-    state = game.new_state(seed=seed, options=options)
+    state = game.new_state(seed=seed, options=options, num_players=num_players)
     transcript = new_transcript(game, state)
     transcript["source"] = {"tool": "tts-builder simulate", "seed": seed, "policy": policy}
     rng = random.Random(f"{game_id}/{seed}/{policy}")
@@ -43,20 +43,32 @@ def play_game(game_id: str, seed: int, *, policy: str = "heuristic",
     return transcript
 
 
+def check_settings(game_id: str, options: dict[str, Any] | None, num_players: int | None) -> None:
+    """InputError naming ``--players`` or ``--options`` when the game cannot be played so."""
+    game = require_game(game_id)
+    if num_players is not None and num_players not in game.seat_counts():
+        counts = ", ".join(map(str, game.seat_counts()))
+        raise InputError(f"--players: {game.id} is played by {counts} players, not {num_players}")
+    try:
+        game.resolve_options(options)
+        game.new_state(seed=0, options=options, num_players=num_players)
+    except rules.SetupError as exc:
+        raise InputError(f"{'--options/--players' if num_players is not None else '--options'}: {exc}") from None
+
+
 def simulate(game_id: str, games: int, seed: int, out: Path, *, policy: str = "heuristic",
-             options: dict[str, Any] | None = None,
+             options: dict[str, Any] | None = None, num_players: int | None = None,
              progress: Callable[[int, int], None] | None = None) -> list[Path]:
-    """Write ``games`` transcripts into ``out``; game i uses seed ``seed + i``."""
+    """Write ``games`` transcripts into ``out``; game i uses seed ``seed + i``.
+    ``num_players`` None plays the game's default seat count for the options."""
     require_game(game_id)
     if games < 1:
         raise InputError(f"--games must be at least 1, not {games}")
+    check_settings(game_id, options, num_players)
     width = max(3, len(str(games - 1)))
     paths = []
     for i in range(games):
-        try:
-            transcript = play_game(game_id, seed + i, policy=policy, options=options)
-        except rules.SetupError as exc:
-            raise InputError(f"--options: {exc}") from None
+        transcript = play_game(game_id, seed + i, policy=policy, options=options, num_players=num_players)
         path = out / f"{game_id}-{seed + i:0{width}d}.json"
         atomic_write_json(path, transcript)
         paths.append(path)

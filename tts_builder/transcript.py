@@ -73,6 +73,32 @@ def _move_shape_errors(moves: list[Any]) -> list[jsonschema.ValidationError]:
     return []
 
 
+@lru_cache(maxsize=None)
+def move_fields(game_id: str) -> dict[str, frozenset[str]]:
+    """The fields each move type takes, read from the game's move schema (``type`` included).
+
+    >>> sorted(move_fields("two-and-two")["skip"])
+    ['card', 'target', 'type']
+    """
+    fields: dict[str, frozenset[str]] = {}
+    for variant in move_schema(game_id).get("oneOf", []):
+        props = variant.get("properties", {})
+        mtype = props.get("type", {}).get("const")
+        if isinstance(mtype, str):
+            fields[mtype] = frozenset(props)
+    return fields
+
+
+def unknown_fields(game_id: str, move: Mapping[str, Any]) -> list[str]:
+    """The fields of ``move`` that its move type does not take, sorted; none for an unknown
+    type (the engine refuses that under its own ``move-format`` rule)."""
+    mtype = move.get("type")
+    known = move_fields(game_id).get(mtype) if isinstance(mtype, str) else None
+    if known is None:
+        return []
+    return sorted(str(k) for k in move if k not in known)
+
+
 def full_schema(game_id: str) -> dict[str, Any]:
     """Envelope plus the game's move vocabulary, for documentation and tests."""
     schema = json.loads(json.dumps(envelope_schema()))

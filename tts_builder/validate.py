@@ -1,33 +1,50 @@
-"""Replay a transcript (or the transcript inside a TTS save) through the engine."""
+"""Replay a transcript (or the transcript inside a TTS save) through the engine.
+
+Strict by default: a move carrying a field its move type does not take (``{"type": "pass",
+"card": "c1200"}``) is refused under the game's ``move-format`` rule, and so is a recorded
+result field the replay does not produce. The check lives here, not in the engines: the
+engines (and their Lua mirror) judge moves the mod builds, which never carry extra fields,
+while what to make of another recorder's extra fields is the reader's choice; ``lenient``
+drops them before judging instead.
+
+Several files make a batch (:func:`validate_batch`): an unusable file does not stop the
+others; the tally and the worst exit code cover them all.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Mapping
 
-from rules.core import canonical_json, judge
+from rules.core import RESULT_KEYS, Result, State, canonical_json, judge
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_text
-from tts_builder.transcript import parse_transcript, split_move
+from tts_builder.transcript import parse_transcript, split_move, unknown_fields
 
 SAVE_STATE_KEY = "transcript"
+#: the order in which result fields are compared (then the game's detail, sorted).
+_RESULT_ORDER = ("outcome", "kind", "winner", "winners", "team", "reason", "score", "scores")
+assert set(_RESULT_ORDER) == set(RESULT_KEYS)
 
 
 @dataclass
 class Violation:
-    move: int | None     # 0-based index in "moves"; None for the recorded result
+    move: int | None     # 0-based index in "moves"; None for the recorded result or settings
     player: Any
     rule: str
     message: str
     section: str = ""
     penalty: str = ""
+    field: str = ""      # the transcript field at fault when it is not a move: "result/scores", "players"
 
     def to_json(self) -> dict[str, Any]:
         out = {"move": self.move, "player": self.player, "rule": self.rule, "message": self.message,
                "section": self.section}
         if self.penalty:
             out["penalty"] = self.penalty
+        if self.field:
+            out["field"] = self.field
         return out
 
 
@@ -41,30 +58,59 @@ class Report:
     result: dict[str, Any] | None = None
     recorded_result: Any = None
     finished: bool = False
+    #: the seat names (the transcript's players), for the result in words.
+    players: list[str] = field(default_factory=list)
+    #: the replay's result (or the forfeit a penalised move brings), for :meth:`Result.describe`.
+    outcome: Result | None = None
 
     @property
     def legal(self) -> bool:
         return not self.violations
 
+    @property
+    def verdict(self) -> str:
+        return "legal" if self.legal else "illegal"
+
+    def result_text(self) -> str:
+        """The result in words ("White wins 3 sets to 1", "Draw"); empty while unfinished."""
+        return self.outcome.describe(self.players) if self.outcome else ""
+
     def to_json(self) -> dict[str, Any]:
-        return {"file": self.file, "game": self.game, "verdict": "legal" if self.legal else "illegal",
+        return {"file": self.file, "game": self.game, "verdict": self.verdict,
                 "moves_checked": self.moves_checked, "moves_total": self.moves_total,
                 "violations": [v.to_json() for v in self.violations], "result": self.result,
-                "recorded_result": self.recorded_result, "finished": self.finished}
+                "result_text": self.result_text(), "recorded_result": self.recorded_result,
+                "finished": self.finished}
 
     def summary(self) -> str:
         if self.violations:
             v = self.violations[0]
-            where = "the recorded result" if v.move is None else f"move {v.move} (player {v.player})"
+            if v.move is not None:
+                where = f"move {v.move} (player {v.player})"
+            elif v.field.startswith("result"):
+                where = "the recorded result"
+            else:
+                where = f"field {v.field or 'result'}"
             tail = f" ({v.section})" if v.section else ""
             pen = f"; the rulebook's penalty: {v.penalty}" if v.penalty else ""
-            return f"{self.file}: illegal at {where}: [{v.rule}] {v.message}{tail}{pen}"
-        state = "finished" if self.finished else "unfinished"
-        res = ""
-        if self.result:
-            w = self.result.get("winner")
-            res = ", a draw" if w is None else f", player {w} wins ({self.result.get('reason')})"
-        return f"{self.file}: legal, {self.moves_checked} moves, {state}{res}"
+            more = f" (+{len(self.violations) - 1} more)" if len(self.violations) > 1 else ""
+            return f"{self.file}: illegal at {where}: [{v.rule}] {v.message}{tail}{pen}{more}"
+        if not self.finished:
+            return f"{self.file}: legal, {self.moves_checked} moves, unfinished"
+        return f"{self.file}: legal, {self.moves_checked} moves, finished: {self.result_text()}"
+
+
+@dataclass
+class Unusable:
+    """A file of a batch that could not be used (exit 2 on its own)."""
+
+    file: str
+    error: str
+
+    verdict = "unusable"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "verdict": self.verdict, "error": self.error}
 
 
 def extract_transcript(data: Any, source: str) -> Any:
@@ -80,38 +126,155 @@ def extract_transcript(data: Any, source: str) -> Any:
     return data
 
 
-def validate_data(data: Any, source: str) -> Report:
+def _settings_violations(game: Any, state: State, players: int | None,
+                         options: Mapping[str, Any] | None) -> list[Violation]:
+    """``--players``/``--options`` are expectations a transcript must meet (a tournament's format),
+    not overrides: the recorded setup only replays with the recorded seats and options."""
+    out: list[Violation] = []
+    if players is not None and state.num_players() != players:
+        out.append(Violation(None, None, "players", f"The transcript seats {state.num_players()} players, "
+                             f"not the {players} asked for.", field="players"))
+    if options:
+        try:
+            expected = game.resolve_options(options)
+        except ValueError as exc:
+            return out + [Violation(None, None, "options", f"--options: {exc}", field="options")]
+        recorded = state.options()
+        for key in sorted(options):
+            if recorded.get(key) != expected[key]:
+                out.append(Violation(None, None, "options", f"The transcript plays option {key} = "
+                                     f"{canonical_json(recorded.get(key))}, not the "
+                                     f"{canonical_json(expected[key])} asked for.", field=f"options/{key}"))
+    return out
+
+
+def _result_order(keys: Iterable[str]) -> list[str]:
+    keys = list(keys)
+    return [k for k in _RESULT_ORDER if k in keys] + sorted(k for k in keys if k not in _RESULT_ORDER)
+
+
+def compare_results(recorded: Mapping[str, Any], replay: Result, *, lenient: bool = False) -> list[Violation]:
+    """Every field of the recorded result against the replay's, each difference named.
+
+    Fields the recorder left out are not compared, except what they imply: a result with no
+    ``winner`` (nor ``winners``/``outcome``) records a draw, which the replay must also be.
+    A recorded field the replay does not produce is a difference unless ``lenient``.
+    """
+    ours = replay.to_json()
+    out: list[Violation] = []
+
+    def differs(key: str, message: str) -> None:
+        out.append(Violation(None, None, "result", message, field=f"result/{key}"))
+
+    for key in _result_order(recorded):
+        if key not in ours:
+            if not lenient:
+                differs(key, f"The recorded result has a field {key} ({canonical_json(recorded[key])}) "
+                        "that the replay does not produce.")
+            continue
+        if canonical_json(recorded[key]) != canonical_json(ours[key]):
+            differs(key, f"The recorded result's {key} is {canonical_json(recorded[key])}; "
+                    f"the replay's is {canonical_json(ours[key])}.")
+    if not out and not {"winner", "winners", "outcome"} & set(recorded):
+        try:
+            implied = Result.from_json(recorded)
+        except ValueError:
+            implied = None
+        if implied is not None and implied.outcome != replay.outcome:
+            differs("winner", f"The recorded result names no winner ({implied.outcome}); "
+                    f"the replay's is {replay.outcome} for seats {replay.winners}.")
+    return out
+
+
+def _penalty_result(state: State, player: Any, rule: str) -> Result | None:
+    """The result a forfeit penalty brings: the engine's own forfeit where the player may
+    concede now, else, between two seats, the other seat's win."""
+    if not isinstance(player, int):
+        return None
+    detail = {"rule": rule, "forfeited_by": player}
+    trial = state.clone()
+    if judge(trial, player, {"type": "forfeit"}).ok:
+        trial.apply({"type": "forfeit"})
+        result = trial.result()
+        if result is not None:
+            result.detail.update(detail)
+            return result
+    if state.num_players() == 2 and player in (0, 1):
+        return Result.win(1 - player, None, "forfeit", detail, state.game.score_unit)
+    return None
+
+
+def validate_data(data: Any, source: str, *, lenient: bool = False, players: int | None = None,
+                  options: Mapping[str, Any] | None = None) -> Report:
+    """Replay one transcript (or save); InputError when it cannot be used at all."""
     transcript = extract_transcript(data, source)
     game, state, moves = parse_transcript(transcript, source)
     report = Report(file=source, game=game.id, moves_total=len(moves),
-                    recorded_result=transcript.get("result"))
+                    recorded_result=transcript.get("result"),
+                    players=[str(p.get("name", "")) for p in transcript["players"]])
+    report.violations += _settings_violations(game, state, players, options)
+    move_format = game.rules.get("move-format")
     for index, entry in enumerate(moves):
         player, move = split_move(entry)
         report.moves_checked += 1
+        extra = unknown_fields(game.id, move)
+        if extra and lenient:
+            move = {k: v for k, v in move.items() if k not in extra}
         verdict = judge(state, player, move)
+        if verdict.ok and extra and not lenient:
+            # after the engine's judgement, whose rule is more precise where it reads the field
+            # (a Skip card declared with a "flip" is refused under "flip")
+            report.violations.append(Violation(
+                index, player, "move-format", f"A {move['type']} move takes no field "
+                f"{' or '.join(repr(k) for k in extra)} (--lenient ignores unknown fields).",
+                move_format.section if move_format else ""))
+            return report
         if not verdict.ok:
             report.violations.append(Violation(index, player, verdict.rule, verdict.message,
                                                verdict.section, verdict.penalty))
-            if verdict.penalty == "forfeit" and isinstance(player, int):
-                others = [p for p in range(state.num_players()) if p != player]
-                report.result = {"winner": others[0] if len(others) == 1 else None, "reason": "forfeit",
-                                 "rule": verdict.rule, "forfeited_by": player}
+            if verdict.penalty == "forfeit":
+                report.outcome = _penalty_result(state, player, verdict.rule)
+                report.result = report.outcome.to_json() if report.outcome else None
             return report
         state.apply(move)
     result = state.result()
     report.finished = result is not None
+    report.outcome = result
     report.result = result.to_json() if result else None
     recorded = transcript.get("result")
     if recorded is not None and result is not None:
-        if recorded.get("winner") != result.winner or recorded.get("reason") != result.reason:
-            report.violations.append(Violation(None, None, "result", "The recorded result "
-                                               f"{canonical_json(recorded)} differs from the replay's "
-                                               f"{canonical_json(report.result)}."))
+        report.violations += compare_results(recorded, result, lenient=lenient)
     elif recorded is not None and result is None:
         report.violations.append(Violation(None, None, "result", "The transcript records a result, "
-                                           "but the game is not over after its last move."))
+                                           "but the game is not over after its last move.", field="result"))
     return report
 
 
-def validate_file(path: str | Path) -> Report:
-    return validate_data(load_json_file(path), str(path))
+def validate_file(path: str | Path, *, lenient: bool = False, players: int | None = None,
+                  options: Mapping[str, Any] | None = None) -> Report:
+    return validate_data(load_json_file(path), str(path), lenient=lenient, players=players, options=options)
+
+
+def validate_batch(paths: Iterable[str | Path], *, lenient: bool = False, players: int | None = None,
+                   options: Mapping[str, Any] | None = None) -> list[Report | Unusable]:
+    """One entry per file, in order: a :class:`Report`, or :class:`Unusable` with the one-line error."""
+    out: list[Report | Unusable] = []
+    for path in paths:
+        try:
+            out.append(validate_file(path, lenient=lenient, players=players, options=options))
+        except InputError as exc:
+            out.append(Unusable(str(path), str(exc)))
+    return out
+
+
+def batch_exit_code(entries: Iterable[Report | Unusable]) -> int:
+    """The worst: 2 when a file was unusable, else 1 when one was illegal, else 0."""
+    codes = [2 if isinstance(e, Unusable) else 0 if e.legal else 1 for e in entries]
+    return max(codes, default=0)
+
+
+def batch_tally(entries: list[Report | Unusable]) -> str:
+    """"3 files: 1 legal, 1 illegal, 1 unusable"."""
+    counts = {v: sum(e.verdict == v for e in entries) for v in ("legal", "illegal", "unusable")}
+    n = len(entries)
+    return f"{n} file{'s' if n != 1 else ''}: " + ", ".join(f"{c} {v}" for v, c in counts.items())

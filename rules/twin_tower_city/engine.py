@@ -109,6 +109,10 @@ class TwinTowerCity(Game):
     name = "Twin Tower City"
     min_players = 2
     max_players = 6
+    player_counts = PLAYER_COUNTS
+    hidden_information = True   # the hands and, unless starting_face_up, the starting cards
+    chance = True               # the shuffled Battle cards and the coin
+    score_unit = "round"
     options = {k: v["default"] for k, v in DATA["options"].items()}
     option_choices = {k: tuple(v["choices"]) for k, v in DATA["options"].items() if "choices" in v}
     rules = {rid: RuleRef(rid, r["section"], r["summary"]) for rid, r in DATA["rules"].items()}
@@ -688,9 +692,15 @@ class TTCState(State):
             winning, reason = None, "draw"
         winners = [s for s in range(self._n) if self._side[s] == winning]
         detail: JSONDict = {"sides": list(self._side), "rounds_won": won, "power": power,
-                            "winning_side": winning, "winners": winners, "forfeited_by": self._forfeited,
+                            "winning_side": winning, "forfeited_by": self._forfeited,
                             "round_winners": [r["winner"] for r in self._rounds]}
-        return Result(winners[0] if winners else None, [won[s] for s in self._side], reason, detail)
+        scores = [won[s] for s in self._side]
+        unit = self.game.score_unit
+        if winning is None:
+            return Result.draw(scores, reason, detail, unit, teams=self._n > 2)
+        if self._n > 2:  # team play: the side is the team (TTC-2)
+            return Result.team_win(winning, winners, scores, reason, detail, unit)
+        return Result.win(winners, scores, reason, detail, unit)
 
     # -- scoring -----------------------------------------------------------------
     def breakdown(self) -> JSONDict:

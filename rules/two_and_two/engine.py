@@ -54,6 +54,9 @@ class TwoAndTwoGame(Game):
     name = DATA["name"]
     min_players = 2
     max_players = 2
+    hidden_information = True   # the hands and the deck order
+    chance = True               # the shuffled deck
+    score_unit = "set"
     data: ClassVar[Mapping[str, Any]] = DATA
     options = {k: v["default"] for k, v in DATA["options"].items()}
     option_choices = {k: tuple(v["choices"]) for k, v in DATA["options"].items() if "choices" in v}
@@ -210,13 +213,15 @@ class TwoAndTwoState(State):
         largest = [max(sets[0], default=0), max(sets[1], default=0)]
         end = self.s["end"]
         detail = {"sets": [list(sets[0]), list(sets[1])], "largest_set": largest}
+        unit = self.game.score_unit
         if end["reason"] == "forfeit":
-            return Result(1 - int(end["player"]), scores, "forfeit", detail)
+            return Result.win(1 - int(end["player"]), scores, "forfeit",
+                              {**detail, "forfeited_by": int(end["player"])}, unit)
         if scores[0] != scores[1]:
-            return Result(0 if scores[0] > scores[1] else 1, scores, "most-sets", detail)
+            return Result.win(0 if scores[0] > scores[1] else 1, scores, "most-sets", detail, unit)
         if largest[0] != largest[1]:
-            return Result(0 if largest[0] > largest[1] else 1, scores, "largest-set", detail)
-        return Result(None, scores, "draw", detail)
+            return Result.win(0 if largest[0] > largest[1] else 1, scores, "largest-set", detail, unit)
+        return Result.draw(scores, "draw", detail, unit)
 
     def observation(self, player: int) -> JSONDict:
         s = self.s
