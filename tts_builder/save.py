@@ -1,6 +1,7 @@
 """The TTS save as data: table layout + art manifest + scripts in, save dict out.
 
-Everything here is pure (no files, no clock, no randomness), so the same inputs
+Everything here is pure (no files, no clock, no randomness; the one input from the
+environment is ``$SOURCE_DATE_EPOCH``, read by :func:`save_epoch`), so the same inputs
 give the same dict, and :func:`tts_builder.fileio.dump_json` (sorted keys) turns it
 into the same bytes. The build command (:mod:`tts_builder.build`) does the I/O.
 
@@ -19,8 +20,11 @@ from the layout, card rows from the art source's component rows (the rows the ca
 
 from __future__ import annotations
 
+import datetime
 import functools
+import json
 import math
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +38,24 @@ from tts_builder.guids import GuidAllocator
 
 LAYOUT_FILE = "table.json"
 MAT_IMAGE = "table-mat.png"
+
+#: The TTS version whose save format the builder writes (``VersionNumber``): the newest
+#: version among the real saves in ``shared/fixtures/tts_saves_wild`` (v14.2.1, 2026).
+TTS_VERSION = "v14.2.1"
+#: ``Date``/``EpochTime`` of a build: ``$SOURCE_DATE_EPOCH`` when set (the reproducible-builds
+#: convention), else this fixed instant (2026-01-01 00:00:00 UTC), never the clock.
+DEFAULT_SAVE_EPOCH = 1767225600
+#: Where a save records the tool that built it: the play mat's ``Memo`` (TTS keeps an
+#: object's memo through a save and load; players never see it), as JSON text.
+TOOL_NAME = "tts-builder"
+
+#: Workshop tags as TTS and its Workshop spell them (every one observed in real saves:
+#: shared/fixtures and public v13/v14 saves). ``metadata.tags`` in table.json must use these.
+TTS_TAGS = frozenset({
+    "Board Games", "Card Games", "Dice Games", "Puzzle Games", "Strategy Games", "Party Games", "Wargames",
+    "Cooperative Games", "Thematic Games", "Original Games", "Mature Games", "Educational",
+    "Scripting", "Scripting: Automated", "Work In Progress", "Cards", "Components", "Rules", "English",
+})
 
 #: TTS player colours as TTS writes them in ``TabStates.visibleColor`` (observed).
 PLAYER_COLORS: Mapping[str, tuple[float, float, float]] = {
@@ -155,6 +177,133 @@ class NotebookTab:
 
 
 @dataclass(frozen=True)
+class ColorRule:
+    """Colour by a data attribute: ``colors[attrs[attribute]]``, else ``default``."""
+
+    attribute: str
+    colors: Mapping[str, str]
+    default: str
+
+    def color_of(self, attrs: Mapping[str, Any]) -> str:
+        value = attrs.get(self.attribute)
+        return self.colors.get(str(value), self.default) if value is not None else self.default
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """A board: a :class:`rules.grid.Grid` drawn into an image, laid on the table as a locked
+    ``Custom_Tile`` with a snap point on every cell.
+
+    ``center``/``rotation_y``/``size`` place it in the world; the grid's extent (plus
+    ``margin`` board units around it) is scaled uniformly to fit ``size``. ``rotation_y``
+    turns board-local +z (the top row) away from world +z, clockwise seen from above,
+    as TTS turns objects."""
+
+    name: str
+    label: str
+    grid: Any  # rules.grid.Grid
+    center: Vec2
+    rotation_y: float
+    size: Vec2
+    margin: float
+    thickness: float
+    pixels_per_unit: int
+    background: str
+    cells: ColorRule
+    edges: ColorRule
+    edge_width: float
+    labels: bool
+    snap_rotation_y: float
+
+    @property
+    def image(self) -> str:
+        return f"board-{self.name}.png"
+
+    @property
+    def scale(self) -> float:
+        """World units per board-local unit."""
+        x0, z0, x1, z1 = self.grid.extent()
+        w, d = x1 - x0 + 2 * self.margin, z1 - z0 + 2 * self.margin
+        return min(self.size[0] / w, self.size[1] / d)
+
+    def to_world(self, x: float, z: float) -> Vec2:
+        """Board-local (x, z) -> world (x, z)."""
+        s, t = self.scale, math.radians(self.rotation_y)
+        lx, lz = x * s, z * s
+        return (self.center[0] + lx * math.cos(t) + lz * math.sin(t),
+                self.center[1] - lx * math.sin(t) + lz * math.cos(t))
+
+    def to_local(self, wx: float, wz: float) -> Vec2:
+        """World (x, z) -> board-local (x, z): :meth:`to_world` undone."""
+        s, t = self.scale, math.radians(self.rotation_y)
+        dx, dz = wx - self.center[0], wz - self.center[1]
+        return ((dx * math.cos(t) - dz * math.sin(t)) / s, (dx * math.sin(t) + dz * math.cos(t)) / s)
+
+    def cell_world(self, cell_id: str) -> Vec2:
+        cx, cz = self.grid.cell(cell_id).center
+        return self.to_world(cx, cz)
+
+
+@dataclass(frozen=True)
+class Face:
+    label: str
+    color: str
+    text_color: str
+
+
+#: piece shape -> CustomTile.Type (0 box, 1 hex, 2 circle, 3 rounded)
+TILE_TYPES: Mapping[str, int] = {"square": 0, "hex": 1, "circle": 2, "rounded": 3}
+PIECE_KINDS = ("token", "tile", "figurine")
+
+
+@dataclass(frozen=True)
+class PieceSpec:
+    """A named piece with a GMNotes id, as cards have. ``kind`` picks the TTS object:
+    a one-faced ``token`` is a ``Custom_Token`` (cut out of its image), a two-faced one
+    a ``Custom_Tile`` of its shape (TTS tokens have one image), a ``tile`` a ``Custom_Tile``,
+    a ``figurine`` a standing ``Figurine_Custom``. It starts at ``position``, on ``cell``
+    (board, cell id) of a board, or inside a bag that lists it."""
+
+    id: str
+    name: str
+    description: str
+    kind: str
+    shape: str
+    size: float
+    faces: tuple[Face, ...]
+    position: Vec2 | None
+    cell: tuple[str, str] | None
+
+    def image(self, side: int) -> str:
+        return f"piece-{self.id}-{'front' if side == 0 else 'back'}.png"
+
+
+@dataclass(frozen=True)
+class BagSpec:
+    name: str
+    label: str
+    position: Vec2
+    color: str
+    contents: tuple[str, ...]  # piece ids, top first
+
+
+@dataclass(frozen=True)
+class StackSpec:
+    """``count`` identical, anonymous stackable tiles (``Custom_Tile_Stack``)."""
+
+    name: str
+    label: str
+    position: Vec2
+    count: int
+    shape: str
+    size: float
+    faces: tuple[Face, ...]
+
+    def image(self, side: int) -> str:
+        return f"stack-{self.name}-{'front' if side == 0 else 'back'}.png"
+
+
+@dataclass(frozen=True)
 class TableLayout:
     game_id: str
     origin: str
@@ -169,6 +318,17 @@ class TableLayout:
     notebook_template: str
     notebook_tabs: tuple[NotebookTab, ...]
     seat_tabs: bool
+    boards: tuple[BoardSpec, ...] = ()
+    pieces: tuple[PieceSpec, ...] = ()
+    bags: tuple[BagSpec, ...] = ()
+    stacks: tuple[StackSpec, ...] = ()
+    zone_cells: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # role -> (board, cells)
+
+    def board(self, name: str) -> BoardSpec:
+        for b in self.boards:
+            if b.name == name:
+                return b
+        raise KeyError(name)
 
     def zone(self, role: str) -> Zone:
         for z in self.zones:
@@ -251,8 +411,11 @@ class _Reader:
         return text
 
 
-def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) -> TableLayout:
-    """Check a parsed ``table.json`` and return the layout; :class:`InputError` names the field."""
+def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE,
+                       game_data: Mapping[str, Any] | None = None) -> TableLayout:
+    """Check a parsed ``table.json`` and return the layout; :class:`InputError` names the field.
+
+    ``game_data`` (the game's data file) is where a board's ``"grid": "<key>"`` is read from."""
     r = _Reader(origin)
     top = r.mapping(data, "root")
     if top.get("format") != 1:
@@ -264,6 +427,9 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) ->
     for key in ("gravity", "play_area"):
         if key in metadata:
             r.number(metadata[key], f"metadata.{key}")
+    for i, tag in enumerate(r.items(metadata.get("tags", []), "metadata.tags")):
+        if r.text(tag, f"metadata.tags[{i}]") not in TTS_TAGS:
+            raise r.fail(f"metadata.tags[{i}]", f"{tag!r} is not a TTS Workshop tag ({', '.join(sorted(TTS_TAGS))})")
 
     card = r.mapping(top.get("card"), "card")
     card_type = r.integer(card.get("type", 0), "card.type")
@@ -291,6 +457,8 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) ->
     if len({s.color for s in seats}) != len(seats):
         raise r.fail("seats", "two seats share a colour")
 
+    boards = _parse_boards(r, top.get("boards", []), game_data)
+    zone_cells: dict[str, tuple[str, tuple[str, ...]]] = {}
     zones: list[Zone] = []
     for i, raw in enumerate(r.items(top.get("zones"), "zones")):
         where = f"zones[{i}]"
@@ -304,9 +472,16 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) ->
         if seat is not None and r.integer(seat, f"{where}.seat") not in range(len(seats)):
             raise r.fail(f"{where}.seat", f"no seat {seat}")
         label_width = z.get("label_width")
+        if "cells" in z:  # a zone made of board cells: its box covers them
+            board, cells = _zone_cells(r, z, boards, where)
+            zone_cells[role] = (board.name, cells)
+            center, size = _cells_box(board, cells)
+        else:
+            center = r.vec2(z.get("center"), f"{where}.center")
+            size = r.vec2(z.get("size"), f"{where}.size", positive=True)
         zones.append(Zone(
             role=role, label=r.text(z.get("label", role), f"{where}.label"), hint=r.text(z.get("hint", ""), f"{where}.hint"),
-            center=r.vec2(z.get("center"), f"{where}.center"), size=r.vec2(z.get("size"), f"{where}.size", positive=True),
+            center=center, size=size,
             snaps=tuple(r.vec2(v, f"{where}.snaps[{j}]") for j, v in enumerate(r.items(z.get("snaps", []), f"{where}.snaps"))),
             seat=seat, facing=r.integer(z.get("facing", 0), f"{where}.facing"),
             label_width=None if label_width is None else r.number(label_width, f"{where}.label_width", positive=True)))
@@ -365,7 +540,175 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) ->
         zone_height=r.number(top.get("zone_height", 3.0), "zone_height", positive=True), zones=tuple(zones),
         decks=tuple(decks), mat=mat,
         notebook_template=r.text(nb.get("template", ""), "notebook.template"), notebook_tabs=tabs,
-        seat_tabs=r.flag(nb.get("seat_tabs", True), "notebook.seat_tabs"))
+        seat_tabs=r.flag(nb.get("seat_tabs", True), "notebook.seat_tabs"),
+        boards=boards, zone_cells=zone_cells, **_parse_pieces(r, top, boards))
+
+
+def _color_text(r: _Reader, value: Any, where: str) -> str:
+    text = r.text(value, where)
+    if not _HEX_COLOR_RE.match(text):
+        raise r.fail(where, f"expected #rrggbb, not {text!r}")
+    return text
+
+
+def _color_rule(r: _Reader, value: Any, where: str, default: str) -> ColorRule:
+    m = r.mapping(value if value is not None else {}, where)
+    colors = r.mapping(m.get("colors", {}), f"{where}.colors")
+    return ColorRule(attribute=r.text(m.get("by", ""), f"{where}.by"),
+                     colors={str(k): _color_text(r, v, f"{where}.colors.{k}") for k, v in colors.items()},
+                     default=_color_text(r, m.get("default", default), f"{where}.default"))
+
+
+def _parse_boards(r: _Reader, raw_boards: Any, game_data: Mapping[str, Any] | None) -> tuple[BoardSpec, ...]:
+    from rules.grid import GridError, grid_from_data
+    boards: list[BoardSpec] = []
+    for i, raw in enumerate(r.items(raw_boards, "boards")):
+        where = f"boards[{i}]"
+        b = r.mapping(raw, where)
+        name = r.text(b.get("name"), f"{where}.name", empty=False)
+        if not _ROLE_RE.match(name) or any(o.name == name for o in boards):
+            raise r.fail(f"{where}.name", f"{name!r}: use a new name of lowercase letters, digits, '-' and '_'")
+        source = b.get("grid")
+        if isinstance(source, str):  # a key of the game's data file
+            if game_data is None or not isinstance(game_data.get(source), Mapping):
+                raise r.fail(f"{where}.grid", f"the game's data has no board {source!r}")
+            grid_data, grid_where = game_data[source], source
+        else:
+            grid_data, grid_where = r.mapping(source, f"{where}.grid"), f"{r.origin}: {where}.grid"
+        try:
+            grid = grid_from_data(grid_data, grid_where)
+        except GridError as exc:
+            raise InputError(str(exc)) from None
+        if not len(grid):
+            raise r.fail(f"{where}.grid", "the grid has no cells")
+        ppu = r.integer(b.get("pixels_per_unit", 64), f"{where}.pixels_per_unit")
+        size = r.vec2(b.get("size"), f"{where}.size", positive=True)
+        if ppu < 8 or max(size) * ppu > 4096:
+            raise r.fail(f"{where}.pixels_per_unit", "the board image must stay within 4096 px and use at least 8 px per unit")
+        edges = r.mapping(b.get("edges", {}), f"{where}.edges")
+        boards.append(BoardSpec(
+            name=name, label=r.text(b.get("label", name), f"{where}.label"), grid=grid,
+            center=r.vec2(b.get("center"), f"{where}.center"), rotation_y=r.number(b.get("rotation_y", 0), f"{where}.rotation_y"),
+            size=size, margin=r.number(b.get("margin", 0.25), f"{where}.margin"),
+            thickness=r.number(b.get("thickness", 0.1), f"{where}.thickness", positive=True), pixels_per_unit=ppu,
+            background=_color_text(r, b.get("background", "#202020"), f"{where}.background"),
+            cells=_color_rule(r, b.get("cells"), f"{where}.cells", "#d8d0b8"),
+            edges=_color_rule(r, edges, f"{where}.edges", "#404040"),
+            edge_width=r.number(edges.get("width", 0.08), f"{where}.edges.width", positive=True),
+            labels=r.flag(b.get("labels", True), f"{where}.labels"),
+            snap_rotation_y=r.number(b.get("snap_rotation_y", 0), f"{where}.snap_rotation_y")))
+    return tuple(boards)
+
+
+def _board_cell(r: _Reader, boards: Sequence[BoardSpec], board: Any, cell: Any, where: str) -> tuple[BoardSpec, str]:
+    name = r.text(board, f"{where}.board")
+    found = next((b for b in boards if b.name == name), None)
+    if found is None:
+        raise r.fail(f"{where}.board", f"no board {name!r}")
+    cell_id = r.text(cell, f"{where}.cell")
+    if cell_id not in found.grid:
+        raise r.fail(f"{where}.cell", f"board {name!r} has no cell {cell_id!r}")
+    return found, cell_id
+
+
+def _zone_cells(r: _Reader, z: Mapping[str, Any], boards: Sequence[BoardSpec], where: str) -> tuple[BoardSpec, tuple[str, ...]]:
+    cells = r.items(z.get("cells"), f"{where}.cells")
+    if not cells:
+        raise r.fail(f"{where}.cells", "expected at least one cell")
+    board = None
+    ids: list[str] = []
+    for j, cell in enumerate(cells):
+        board, cell_id = _board_cell(r, boards, z.get("board"), cell, f"{where}.cells[{j}]")
+        ids.append(cell_id)
+    assert board is not None
+    return board, tuple(ids)
+
+
+def _cells_box(board: BoardSpec, cells: Sequence[str]) -> tuple[Vec2, Vec2]:
+    """World centre and size of the box around the cells' outlines."""
+    points = [board.to_world(x, z) for c in cells for x, z in board.grid.outline(c)]
+    xs, zs = [p[0] for p in points], [p[1] for p in points]
+    return ((min(xs) + max(xs)) / 2, (min(zs) + max(zs)) / 2), (max(xs) - min(xs), max(zs) - min(zs))
+
+
+def _faces(r: _Reader, value: Any, where: str) -> tuple[Face, ...]:
+    items = r.items(value, where)
+    if len(items) not in (1, 2):
+        raise r.fail(where, f"expected one or two faces, not {len(items)}")
+    faces = []
+    for k, raw in enumerate(items):
+        f = r.mapping(raw, f"{where}[{k}]")
+        faces.append(Face(label=r.text(f.get("label", ""), f"{where}[{k}].label"),
+                          color=_color_text(r, f.get("color", "#c0c0c0"), f"{where}[{k}].color"),
+                          text_color=_color_text(r, f.get("text_color", "#101010"), f"{where}[{k}].text_color")))
+    return tuple(faces)
+
+
+def _shape(r: _Reader, value: Any, where: str) -> str:
+    shape = r.text(value, where)
+    if shape not in TILE_TYPES:
+        raise r.fail(where, f"expected one of {', '.join(TILE_TYPES)}, not {shape!r}")
+    return shape
+
+
+def _parse_pieces(r: _Reader, top: Mapping[str, Any], boards: Sequence[BoardSpec]) -> dict[str, Any]:
+    pieces: list[PieceSpec] = []
+    for i, raw in enumerate(r.items(top.get("pieces", []), "pieces")):
+        where = f"pieces[{i}]"
+        p = r.mapping(raw, where)
+        pid = r.text(p.get("id"), f"{where}.id", empty=False)
+        if not _ROLE_RE.match(pid) or any(o.id == pid for o in pieces):
+            raise r.fail(f"{where}.id", f"{pid!r}: use a new id of lowercase letters, digits, '-' and '_'")
+        kind = r.text(p.get("kind", "token"), f"{where}.kind")
+        if kind not in PIECE_KINDS:
+            raise r.fail(f"{where}.kind", f"expected one of {', '.join(PIECE_KINDS)}, not {kind!r}")
+        cell = None
+        if "cell" in p:
+            board, cell_id = _board_cell(r, boards, p.get("board"), p.get("cell"), where)
+            cell = (board.name, cell_id)
+        pieces.append(PieceSpec(
+            id=pid, name=r.text(p.get("name", pid), f"{where}.name"), description=r.text(p.get("description", ""), f"{where}.description"),
+            kind=kind, shape=_shape(r, p.get("shape", "circle"), f"{where}.shape"),
+            size=r.number(p.get("size", 1.0), f"{where}.size", positive=True), faces=_faces(r, p.get("faces"), f"{where}.faces"),
+            position=r.vec2(p["position"], f"{where}.position") if "position" in p else None, cell=cell))
+    bags: list[BagSpec] = []
+    in_bag: dict[str, str] = {}
+    for i, raw in enumerate(r.items(top.get("bags", []), "bags")):
+        where = f"bags[{i}]"
+        b = r.mapping(raw, where)
+        name = r.text(b.get("name"), f"{where}.name", empty=False)
+        if not _ROLE_RE.match(name) or any(o.name == name for o in bags):
+            raise r.fail(f"{where}.name", f"{name!r}: use a new name of lowercase letters, digits, '-' and '_'")
+        contents = tuple(r.text(v, f"{where}.contents[{j}]") for j, v in enumerate(r.items(b.get("contents", []), f"{where}.contents")))
+        for j, pid in enumerate(contents):
+            if not any(p.id == pid for p in pieces):
+                raise r.fail(f"{where}.contents[{j}]", f"no piece {pid!r}")
+            if pid in in_bag:
+                raise r.fail(f"{where}.contents[{j}]", f"piece {pid!r} is already in bag {in_bag[pid]!r}")
+            in_bag[pid] = name
+        bags.append(BagSpec(name=name, label=r.text(b.get("label", name), f"{where}.label"),
+                            position=r.vec2(b.get("position"), f"{where}.position"),
+                            color=_color_text(r, b.get("color", "#8a6a48"), f"{where}.color"), contents=contents))
+    for i, p in enumerate(pieces):
+        places = (p.position is not None) + (p.cell is not None) + (p.id in in_bag)
+        if places != 1:
+            raise r.fail(f"pieces[{i}]", f"piece {p.id!r} needs exactly one of 'position', 'cell' (with 'board') or a bag listing it")
+    stacks: list[StackSpec] = []
+    for i, raw in enumerate(r.items(top.get("stacks", []), "stacks")):
+        where = f"stacks[{i}]"
+        st = r.mapping(raw, where)
+        name = r.text(st.get("name"), f"{where}.name", empty=False)
+        if not _ROLE_RE.match(name) or any(o.name == name for o in stacks):
+            raise r.fail(f"{where}.name", f"{name!r}: use a new name of lowercase letters, digits, '-' and '_'")
+        count = r.integer(st.get("count"), f"{where}.count")
+        if count < 2:
+            raise r.fail(f"{where}.count", f"a stack holds at least 2 pieces, not {count}")
+        stacks.append(StackSpec(name=name, label=r.text(st.get("label", name), f"{where}.label"),
+                                position=r.vec2(st.get("position"), f"{where}.position"), count=count,
+                                shape=_shape(r, st.get("shape", "square"), f"{where}.shape"),
+                                size=r.number(st.get("size", 1.0), f"{where}.size", positive=True),
+                                faces=_faces(r, st.get("faces"), f"{where}.faces")))
+    return {"pieces": tuple(pieces), "bags": tuple(bags), "stacks": tuple(stacks)}
 
 
 def _tab_color(r: _Reader, value: Any, where: str) -> str:
@@ -409,6 +752,7 @@ class TablePlan:
     sheets: dict[tuple[str, int], SheetRef]
     cards: dict[str, list[PlacedCard]]  # layout deck name -> cards, in deck order
     guids: GuidAllocator = field(repr=False)
+    hand_guids: dict[str, str] = field(default_factory=dict)  # seat colour -> its HandTrigger
 
     def all_cards(self) -> list[PlacedCard]:
         return [c for deck in self.layout.decks for c in self.cards[deck.name]]
@@ -482,7 +826,9 @@ def plan_table(layout: TableLayout, manifest: ArtManifest, game_data: Mapping[st
     if len(set(all_ids)) != len(all_ids):
         dup = next(i for i in all_ids if all_ids.count(i) > 1)
         raise InputError(f"{layout.origin}: physical card id {dup!r} occurs in two decks")
-    return TablePlan(layout, mat_guid, zone_guids, deck_guids, sheets, cards, guids)
+    # allocated after the cards, so adding them left every earlier GUID as it was
+    hand_guids = {seat.color: guids.get(f"hand/{seat.color}") for seat in layout.seats}
+    return TablePlan(layout, mat_guid, zone_guids, deck_guids, sheets, cards, guids, hand_guids)
 
 
 def _xyz(v: Vec3) -> dict[str, float]:
@@ -539,7 +885,7 @@ def _object(name: str, guid: str, xform: dict[str, float], **fields: Any) -> dic
         "ColorDiffuse": _color((1.0, 1.0, 1.0)), "Locked": False, "Grid": True, "Snap": True, "IgnoreFoW": False,
         "MeasureMovement": False, "DragSelectable": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
         "GridProjection": False, "HideWhenFaceDown": False, "Hands": False, "LuaScript": "", "LuaScriptState": "",
-        "XmlUI": "",
+        "XmlUI": "", "LayoutGroupSortIndex": 0, "Value": 0,
     }
     obj.update(fields)
     return obj
@@ -572,24 +918,83 @@ def image_names(plan: TablePlan, manifest: ArtManifest) -> list[str]:
     return sorted(names)
 
 
-def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, players: tuple[int, int],
-               game_data: Mapping[str, Any], image_url: ImageUrl, lua_script: str, xml_ui: str,
-               notebook: Mapping[str, str]) -> dict[str, Any]:
-    """The ``SaveState`` dict. ``image_url(name)`` maps a file in ``images/`` to its URL;
-    ``notebook`` maps each layout notebook tab id to its body text."""
-    layout = plan.layout
-    meta = layout.metadata
-    objects: list[dict[str, Any]] = []
+def save_epoch(environ: Mapping[str, str] | None = None) -> int:
+    """The build's timestamp: ``$SOURCE_DATE_EPOCH`` (whole seconds) or :data:`DEFAULT_SAVE_EPOCH`.
 
+    A malformed value is an :class:`InputError` naming the variable, not a silent fallback.
+    """
+    value = (os.environ if environ is None else environ).get("SOURCE_DATE_EPOCH", "").strip()
+    if not value:
+        return DEFAULT_SAVE_EPOCH
+    if not value.isdigit():
+        raise InputError(f"SOURCE_DATE_EPOCH: expected whole seconds since 1970, not {value!r}")
+    return int(value)
+
+
+def tts_date(epoch: int) -> str:
+    """``Date`` as TTS writes it (US locale, observed): ``M/D/YYYY h:mm:ss AM``, in UTC."""
+    t = datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc)
+    return f"{t.month}/{t.day}/{t.year} {t.hour % 12 or 12}:{t.minute:02d}:{t.second:02d} {'PM' if t.hour >= 12 else 'AM'}"
+
+
+def tool_memo() -> str:
+    """What the mat's ``Memo`` holds: the tool and its version, as JSON text."""
+    from tts_builder import __version__
+    return json.dumps({"tool": TOOL_NAME, "version": __version__}, sort_keys=True, separators=(",", ":"))
+
+
+def built_by(save: Mapping[str, Any]) -> dict[str, str] | None:
+    """The ``{"tool", "version"}`` a save built by this tool records, or None for any other save."""
+    for obj in save.get("ObjectStates") or []:
+        memo = obj.get("Memo") if isinstance(obj, Mapping) else None
+        if isinstance(memo, str) and memo.startswith("{"):
+            try:
+                data = json.loads(memo)
+            except ValueError:
+                continue
+            if isinstance(data, dict) and data.get("tool") == TOOL_NAME:
+                return {"tool": str(data["tool"]), "version": str(data.get("version", ""))}
+    return None
+
+
+def _mat_object(plan: TablePlan, image_url: ImageUrl) -> dict[str, Any]:
+    """The play mat: a locked ``Custom_Tile`` showing the mat image.
+
+    ``Stretch`` makes TTS shape the tile to the image's aspect ratio, so the scale is
+    uniform (as every stretched tile in real saves has it): the tile's longer side is
+    ``tile_base_size`` at scale 1 (estimate), and the image has the mat's proportions.
+    """
+    layout = plan.layout
     mat = layout.mat
     (mx, mz), (mw, md) = mat.center, mat.size
-    objects.append(_object(
+    scale = max(mw, md) / mat.tile_base_size
+    return _object(
         "Custom_Tile", plan.mat_guid,
-        transform((mx, layout.surface_y + mat.thickness / 2, mz), (0.0, mat.rotation_y, 0.0),
-                  (mw / mat.tile_base_size, 1.0, md / mat.tile_base_size)),
-        Nickname=mat.name, Locked=True, Grid=False, Snap=False, DragSelectable=False, Tooltip=False,
+        transform((mx, layout.surface_y + mat.thickness / 2, mz), (0.0, mat.rotation_y, 0.0), (scale, 1.0, scale)),
+        Nickname=mat.name, Memo=tool_memo(), Locked=True, Grid=False, Snap=False, DragSelectable=False, Tooltip=False,
         CustomImage={"ImageURL": image_url(MAT_IMAGE), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
-                     "CustomTile": {"Type": 0, "Thickness": _num(mat.thickness), "Stackable": False, "Stretch": True}}))
+                     "CustomTile": {"Type": 0, "Thickness": _num(mat.thickness), "Stackable": False, "Stretch": True}})
+
+
+def _hand_objects(plan: TablePlan) -> list[dict[str, Any]]:
+    """One ``HandTrigger`` per seat, as current TTS saves hold hands (``Hands.HandTransforms``
+    is the pre-v13 form): tinted with the seat colour at alpha 0, owner in ``FogColor``."""
+    return [_object("HandTrigger", plan.hand_guids[s.color],
+                    transform(s.hand_position, (0.0, s.hand_rotation_y, 0.0), s.hand_scale),
+                    ColorDiffuse=_color(PLAYER_COLORS[s.color], 0.0), Locked=True, Grid=False, FogColor=s.color)
+            for s in plan.layout.seats]
+
+
+def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, players: tuple[int, int],
+               game_data: Mapping[str, Any], image_url: ImageUrl, lua_script: str, xml_ui: str,
+               notebook: Mapping[str, str], epoch: int = DEFAULT_SAVE_EPOCH) -> dict[str, Any]:
+    """The ``SaveState`` dict. ``image_url(name)`` maps a file in ``images/`` to its URL;
+    ``notebook`` maps each layout notebook tab id to its body text; ``epoch`` (see
+    :func:`save_epoch`) gives ``Date`` and ``EpochTime``."""
+    layout = plan.layout
+    meta = layout.metadata
+    objects: list[dict[str, Any]] = [_mat_object(plan, image_url)]
+    mat = layout.mat
 
     for zone in layout.zones:
         tint = PLAYER_COLORS[layout.seats[zone.seat].color] if zone.seat is not None else (1.0, 1.0, 1.0)
@@ -629,7 +1034,12 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
                 objects.append(_card_object(plan, manifest, card, transform(pos, rot, scale), placement.locked,
                                             image_url))
 
-    snaps = [{"Position": _xyz((x, layout.snap_y, z))} for zone in layout.zones for x, z in zone.snap_positions()]
+    objects.extend(_hand_objects(plan))
+
+    # a card dropped on a zone's snap turns upright for the seat the zone faces
+    snaps = [{"Position": _xyz((x, layout.snap_y, z)),
+              "Rotation": _xyz((0.0, (rot_y + 180.0 * (zone.facing % 2)) % 360.0, 0.0))}
+             for zone in layout.zones for x, z in zone.snap_positions()]
 
     tabs: dict[str, dict[str, Any]] = {}
     for tab in layout.notebook_tabs:
@@ -642,6 +1052,9 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
 
     save: dict[str, Any] = {
         "SaveName": game_name,
+        "EpochTime": int(epoch),
+        "Date": tts_date(epoch),
+        "VersionNumber": TTS_VERSION,
         "GameMode": str(meta.get("game_mode", game_name)),
         "GameType": str(meta.get("game_type", "Game")),
         "GameComplexity": str(meta.get("game_complexity", "")),
@@ -655,13 +1068,9 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
         "LuaScript": lua_script,
         "LuaScriptState": "",
         "PlayerCounts": [int(players[0]), int(players[1])],
-        "Tags": [str(t) for t in game_data.get("tags", [])],
-        "Hands": {
-            "Enable": True, "DisableUnused": True, "Hiding": 0,
-            "HandTransforms": [{"Color": s.color,
-                                "Transform": transform(s.hand_position, (0.0, s.hand_rotation_y, 0.0), s.hand_scale)}
-                               for s in layout.seats],
-        },
+        "Tags": [str(t) for t in meta.get("tags", [])],
+        "ComponentTags": {"labels": []},
+        "Hands": {"Enable": True, "DisableUnused": True, "Hiding": 0},
         "TabStates": tabs,
         "SnapPoints": snaps,
         "ObjectStates": objects,
