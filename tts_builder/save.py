@@ -16,6 +16,25 @@ Three steps, each usable on its own:
 
 The builder knows nothing game-specific: names, labels and positions all come
 from the layout, card rows from the art source's component rows (the rows the cards were drawn from).
+
+The layout's optional kit sections (see ``tests/test_kit.py`` for a complete table):
+
+* ``boards``: ``{"name", "grid": {...} | "<key of the game's data>", "center", "rotation_y", "size",
+  "margin", "cells": {"by", "colors", "default"}, "edges": {"by", "colors", "default", "width"},
+  "labels", "snap_rotation_y"}``: a :mod:`rules.grid` grid drawn into ``board-<name>.png``, laid as a
+  locked ``Custom_Tile``, with a snap point (with rotation) on every cell;
+* ``pieces``: ``{"id", "name", "kind": token|tile|figurine, "shape", "size", "faces": [1 or 2
+  {"label", "color", "text_color"}], and "position" or "board"+"cell"}`` (or listed by a bag);
+* ``bags``: ``{"name", "label", "position", "color", "contents": [piece ids]}`` (a ``Bag``);
+* ``stacks``: ``{"name", "count", "shape", "size", "faces", "position"}`` (a ``Custom_Tile_Stack``);
+* a zone may be ``{"role", "board", "cells": [...]}``: its box covers those cells;
+* a deck may carry ``"card": {"type", "size"}``, its own card shape.
+
+What TTS-version-dependent fields hold (issue 8): hands are ``HandTrigger`` objects, snap
+points carry ``Rotation``, ``VersionNumber`` is :data:`TTS_VERSION`, ``Date``/``EpochTime`` come
+from :func:`save_epoch` (``$SOURCE_DATE_EPOCH`` or a fixed date, never the clock), ``Tags`` are
+``metadata.tags`` checked against :data:`TTS_TAGS`, and the play mat's ``Memo`` records the
+tool and its version (:func:`built_by` reads it back).
 """
 
 from __future__ import annotations
@@ -129,6 +148,8 @@ class DeckPlacement:
     scale: float
     face_down: bool
     locked: bool
+    card_type: int | None = None     # TTS card shape for this deck (else the layout's card.type)
+    card_size: Vec2 | None = None    # this deck's card size (else card.size)
 
 
 @dataclass(frozen=True)
@@ -499,10 +520,15 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE,
             raise r.fail(where, "give either 'zone' (a deck on that zone) or 'spread' (one position per card)")
         if zone is not None and not any(z.role == r.text(zone, f"{where}.zone") for z in zones):
             raise r.fail(f"{where}.zone", f"no zone {zone!r}")
+        own = r.mapping(d.get("card", {}), f"{where}.card")
+        own_type = None if "type" not in own else r.integer(own["type"], f"{where}.card.type")
+        if own_type is not None and not 0 <= own_type <= 4:
+            raise r.fail(f"{where}.card.type", f"expected 0-4 (TTS card shapes), not {own_type}")
         decks.append(DeckPlacement(name=name, art=r.text(d.get("art"), f"{where}.art", empty=False), zone=zone,
                                    spread=spread, scale=r.number(d.get("scale", 1.0), f"{where}.scale", positive=True),
                                    face_down=r.flag(d.get("face_down", True), f"{where}.face_down"),
-                                   locked=r.flag(d.get("locked", False), f"{where}.locked")))
+                                   locked=r.flag(d.get("locked", False), f"{where}.locked"), card_type=own_type,
+                                   card_size=r.vec2(own["size"], f"{where}.card.size", positive=True) if "size" in own else None))
 
     m = r.mapping(top.get("mat"), "mat")
     colors = dict(r.mapping(m.get("colors", {}), "mat.colors"))
@@ -753,6 +779,7 @@ class TablePlan:
     cards: dict[str, list[PlacedCard]]  # layout deck name -> cards, in deck order
     guids: GuidAllocator = field(repr=False)
     hand_guids: dict[str, str] = field(default_factory=dict)  # seat colour -> its HandTrigger
+    kit_guids: dict[str, str] = field(default_factory=dict)   # "board/<name>", "piece/<id>", "bag/<name>", "stack/<name>"
 
     def all_cards(self) -> list[PlacedCard]:
         return [c for deck in self.layout.decks for c in self.cards[deck.name]]
@@ -828,7 +855,13 @@ def plan_table(layout: TableLayout, manifest: ArtManifest, game_data: Mapping[st
         raise InputError(f"{layout.origin}: physical card id {dup!r} occurs in two decks")
     # allocated after the cards, so adding them left every earlier GUID as it was
     hand_guids = {seat.color: guids.get(f"hand/{seat.color}") for seat in layout.seats}
-    return TablePlan(layout, mat_guid, zone_guids, deck_guids, sheets, cards, guids, hand_guids)
+    kit_names = ([f"board/{b.name}" for b in layout.boards] + [f"piece/{p.id}" for p in layout.pieces]
+                 + [f"bag/{b.name}" for b in layout.bags] + [f"stack/{s.name}" for s in layout.stacks])
+    ids = {p.id for p in layout.pieces} & set(all_ids)
+    if ids:
+        raise InputError(f"{layout.origin}: pieces: id {sorted(ids)[0]!r} is also a card id; GMNotes ids must be unique")
+    kit_guids = {name: guids.get(name) for name in kit_names}
+    return TablePlan(layout, mat_guid, zone_guids, deck_guids, sheets, cards, guids, hand_guids, kit_guids)
 
 
 def _xyz(v: Vec3) -> dict[str, float]:
@@ -854,7 +887,91 @@ def table_context(plan: TablePlan) -> dict[str, Any]:
         # cards lie on the mat at this height; a card "upright" for seat 0 has this rotation
         "card_y": _num(layout.snap_y),
         "upright_rotation_y": _num(layout.card.rotation_y),
+        # the kit: boards with their cell grids, pieces, bags, stacks, zones made of cells
+        "grids": {b.name: grid_context(plan, b) for b in layout.boards},
+        "pieces": {p.id: {"guid": plan.kit_guids[f"piece/{p.id}"], "kind": p.kind, "name": p.name,
+                          "bag": next((b.name for b in layout.bags if p.id in b.contents), None),
+                          "cell": None if p.cell is None else {"board": p.cell[0], "cell": p.cell[1]}}
+                   for p in layout.pieces},
+        "bags": {b.name: {"guid": plan.kit_guids[f"bag/{b.name}"], "contents": list(b.contents)} for b in layout.bags},
+        "stacks": {st.name: {"guid": plan.kit_guids[f"stack/{st.name}"], "count": st.count} for st in layout.stacks},
+        "zone_cells": {role: {"board": board, "cells": list(cells)} for role, (board, cells) in layout.zone_cells.items()},
     }
+
+
+def grid_context(plan: TablePlan, board: BoardSpec) -> dict[str, Any]:
+    """What the Lua knows of one board's grid, all computed here.
+
+    ``cells[id]``: world ``position`` (on the board's top face), ``coords``, ``neighbours``
+    (stable order), ``edges`` (neighbour id -> the edge's attributes) and ``attrs``;
+    ``order`` lists the ids in grid order (never iterate ``cells`` with ``pairs`` for order).
+    World -> cell without search: undo the board transform (``origin``, ``rotation_y``
+    clockwise from above, ``scale`` world units per board unit), then step from ``anchor``
+    (one cell's board-local centre and coords) by ``cell_size`` on the square or axial hex
+    lattice, round, and read ``ids["a,b"]``; :func:`world_to_cell` is the reference.
+    """
+    grid, layout = board.grid, plan.layout
+    y = board_y(layout, board)
+    edges: dict[str, dict[str, Any]] = {c.id: {} for c in grid}
+    for e in grid.edges():
+        edges[e.a][e.b] = dict(e.attrs)
+        edges[e.b][e.a] = dict(e.attrs)
+    first = grid.cells[0]
+    return {
+        "guid": plan.kit_guids[f"board/{board.name}"],
+        "shape": grid.shape, "orientation": grid.orientation, "cell_size": _num(grid.cell_size),
+        "origin": {"x": _num(board.center[0]), "z": _num(board.center[1])},
+        "rotation_y": _num(board.rotation_y), "scale": board.scale,
+        "anchor": {"coords": list(first.coords), "x": first.center[0], "z": first.center[1]},
+        "ids": {f"{c.coords[0]},{c.coords[1]}": c.id for c in grid},
+        "order": [c.id for c in grid],
+        "cells": {c.id: {"position": _cell_xyz(board, c.id, y), "coords": list(c.coords),
+                         "neighbours": list(grid.neighbours(c.id)), "edges": edges[c.id], "attrs": dict(c.attrs)}
+                  for c in grid},
+        "edges": [{"cells": [e.a, e.b], **dict(e.attrs)} for e in grid.edges()],
+        "snap_rotation_y": _num((board.rotation_y + board.snap_rotation_y) % 360.0),
+    }
+
+
+def _cell_xyz(board: BoardSpec, cell_id: str, y: float) -> dict[str, float]:
+    x, z = board.cell_world(cell_id)
+    return _xyz((x, y, z))
+
+
+def world_to_cell(ctx: Mapping[str, Any], wx: float, wz: float) -> str | None:
+    """The cell of a board's grid context under world (wx, wz), by arithmetic only (the
+    Lua does the same): board-local point, lattice step from the anchor, rounding."""
+    t = math.radians(ctx["rotation_y"])
+    dx, dz = wx - ctx["origin"]["x"], wz - ctx["origin"]["z"]
+    x = (dx * math.cos(t) - dz * math.sin(t)) / ctx["scale"] - ctx["anchor"]["x"]
+    z = (dx * math.sin(t) + dz * math.cos(t)) / ctx["scale"] - ctx["anchor"]["z"]
+    s = ctx["cell_size"]
+    a0, b0 = ctx["anchor"]["coords"]
+    if ctx["shape"] == "square":
+        a, b = a0 + math.floor(x / s + 0.5), b0 + math.floor(-z / s + 0.5)
+    else:
+        if ctx["orientation"] == "pointy":
+            r = -z / (s * math.sqrt(3) / 2)
+            q = x / s - r / 2
+        else:
+            q = x / (s * math.sqrt(3) / 2)
+            r = -z / s - q / 2
+        a, b = _hex_round(q, r)
+        a, b = a + a0, b + b0
+    return ctx["ids"].get(f"{a},{b}")
+
+
+def _hex_round(q: float, r: float) -> tuple[int, int]:
+    """Nearest axial hex to fractional axial (q, r) (cube rounding)."""
+    x, z = q, r
+    y = -x - z
+    rx, ry, rz = round(x), round(y), round(z)
+    ddx, ddy, ddz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if ddx > ddy and ddx > ddz:
+        rx = -ry - rz
+    elif ddz > ddy:
+        rz = -rx - ry
+    return int(rx), int(rz)
 
 
 # --------------------------------------------------------------------------- the save
@@ -901,17 +1018,30 @@ def _custom_deck_entry(manifest: ArtManifest, ref: SheetRef, card_type: int, url
             "Type": card_type}
 
 
+def _card_type(layout: TableLayout, deck: str) -> int:
+    placement = next(d for d in layout.decks if d.name == deck)
+    return layout.card.type if placement.card_type is None else placement.card_type
+
+
 def _card_object(plan: TablePlan, manifest: ArtManifest, card: PlacedCard, xform: dict[str, float], locked: bool,
                  url: ImageUrl) -> dict[str, Any]:
     ref = next(r for r in plan.sheets.values() if r.key == card.deck_key)
     return _object("Card", card.guid, xform, Nickname=card.nickname, Description=card.description, GMNotes=card.id,
                    Locked=locked, HideWhenFaceDown=True, Hands=True, SidewaysCard=False, CardID=card.card_id,
-                   CustomDeck={str(ref.key): _custom_deck_entry(manifest, ref, plan.layout.card.type, url)})
+                   CustomDeck={str(ref.key): _custom_deck_entry(manifest, ref, _card_type(plan.layout, card.deck), url)})
+
+
+def kit_images(layout: TableLayout) -> list[str]:
+    """The images the kit needs drawn (boards, piece and stack faces), in layout order."""
+    names = [b.image for b in layout.boards]
+    names += [p.image(side) for p in layout.pieces for side in range(len(p.faces))]
+    names += [st.image(side) for st in layout.stacks for side in range(len(st.faces))]
+    return names
 
 
 def image_names(plan: TablePlan, manifest: ArtManifest) -> list[str]:
     """Every image file (relative to ``images/``) the save refers to, sorted."""
-    names = {MAT_IMAGE}
+    names = {MAT_IMAGE} | set(kit_images(plan.layout))
     for ref in plan.sheets.values():
         sheet = manifest.decks[ref.art].sheets[ref.sheet]
         names.update((sheet.face, sheet.back))
@@ -985,6 +1115,101 @@ def _hand_objects(plan: TablePlan) -> list[dict[str, Any]]:
             for s in plan.layout.seats]
 
 
+def board_y(layout: TableLayout, board: BoardSpec) -> float:
+    """Height of a board's top face (boards lie on the mat)."""
+    return layout.snap_y + board.thickness
+
+
+def board_snaps(layout: TableLayout) -> list[tuple[Vec3, Vec3]]:
+    """A snap point on every cell of every board: world position and rotation (a piece
+    lands upright for the board, turned by the board's ``snap_rotation_y``)."""
+    out = []
+    for board in layout.boards:
+        rot = (0.0, (board.rotation_y + board.snap_rotation_y) % 360.0, 0.0)
+        for cell in board.grid:
+            x, z = board.to_world(*cell.center)
+            out.append(((x, board_y(layout, board), z), rot))
+    return out
+
+
+def _image_block(front: str, back: str, **extra: Any) -> dict[str, Any]:
+    return {"ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1.0, "WidthScale": 0.0, **extra}
+
+
+def _piece_object(plan: TablePlan, piece: PieceSpec, pos: Vec3, rot_y: float, url: ImageUrl) -> dict[str, Any]:
+    layout = plan.layout
+    front = url(piece.image(0))
+    back = url(piece.image(1)) if len(piece.faces) > 1 else ""
+    scale = piece.size / layout.mat.tile_base_size
+    xform = transform(pos, (0.0, rot_y, 0.0), (scale, 1.0, scale))
+    common = dict(Nickname=piece.name, Description=piece.description, GMNotes=piece.id)
+    if piece.kind == "figurine":
+        xform = transform(pos, (0.0, rot_y, 0.0), (piece.size, piece.size, piece.size))
+        return _object("Figurine_Custom", plan.kit_guids[f"piece/{piece.id}"], xform, **common,
+                       CustomImage=_image_block(front, back),
+                       CustomFigurine={"UseMinimalCollider": False, "MirroredBack": False})
+    if piece.kind == "token" and len(piece.faces) == 1:
+        return _object("Custom_Token", plan.kit_guids[f"piece/{piece.id}"], xform, **common,
+                       CustomImage=_image_block(front, "", CustomToken={
+                           "Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": False}))
+    return _object("Custom_Tile", plan.kit_guids[f"piece/{piece.id}"], xform, **common,
+                   CustomImage=_image_block(front, back, CustomTile={
+                       "Type": TILE_TYPES[piece.shape], "Thickness": 0.2, "Stackable": False, "Stretch": True}))
+
+
+def piece_position(layout: TableLayout, piece: PieceSpec) -> tuple[Vec3, float]:
+    """Where a piece not in a bag starts (world position and rotation y)."""
+    upright = layout.card.rotation_y
+    if piece.cell is not None:
+        board = layout.board(piece.cell[0])
+        x, z = board.cell_world(piece.cell[1])
+        return (x, board_y(layout, board) + 0.2, z), (upright + board.rotation_y) % 360.0
+    assert piece.position is not None
+    return (piece.position[0], layout.snap_y + 0.2, piece.position[1]), upright
+
+
+def _kit_objects(plan: TablePlan, url: ImageUrl) -> list[dict[str, Any]]:
+    """Boards, pieces on the table, bags with their pieces, stacks."""
+    layout = plan.layout
+    objects: list[dict[str, Any]] = []
+    for board in layout.boards:
+        (w, d), base = board.size, layout.mat.tile_base_size
+        objects.append(_object(
+            "Custom_Tile", plan.kit_guids[f"board/{board.name}"],
+            transform((board.center[0], layout.snap_y + board.thickness / 2, board.center[1]),
+                      (0.0, (layout.mat.rotation_y + board.rotation_y) % 360.0, 0.0),
+                      (max(w, d) / base, 1.0, max(w, d) / base)),
+            Nickname=board.label, GMNotes=board.name, Locked=True, Grid=False, Tooltip=False,
+            CustomImage=_image_block(url(board.image), "", CustomTile={
+                "Type": 0, "Thickness": _num(board.thickness), "Stackable": False, "Stretch": True})))
+    bagged = {pid for bag in layout.bags for pid in bag.contents}
+    by_id = {p.id: p for p in layout.pieces}
+    for piece in layout.pieces:
+        if piece.id not in bagged:
+            pos, rot_y = piece_position(layout, piece)
+            objects.append(_piece_object(plan, piece, pos, rot_y, url))
+    for bag in layout.bags:
+        pos = (bag.position[0], layout.snap_y + 0.5, bag.position[1])
+        objects.append(_object(
+            "Bag", plan.kit_guids[f"bag/{bag.name}"], transform(pos), Nickname=bag.label, GMNotes=bag.name,
+            ColorDiffuse=_color(_rgb(bag.color)), MaterialIndex=-1, MeshIndex=-1, Number=0, Bag={"Order": 0},
+            ContainedObjects=[_piece_object(plan, by_id[pid], pos, layout.card.rotation_y, url) for pid in bag.contents]))
+    for st in layout.stacks:
+        scale = st.size / layout.mat.tile_base_size
+        objects.append(_object(
+            "Custom_Tile_Stack", plan.kit_guids[f"stack/{st.name}"],
+            transform((st.position[0], layout.snap_y + 0.2, st.position[1]), (0.0, layout.card.rotation_y, 0.0),
+                      (scale, 1.0, scale)),
+            Nickname=st.label, GMNotes=st.name, MaterialIndex=-1, MeshIndex=-1, Number=st.count,
+            CustomImage=_image_block(url(st.image(0)), url(st.image(1)) if len(st.faces) > 1 else "", CustomTile={
+                "Type": TILE_TYPES[st.shape], "Thickness": 0.2, "Stackable": True, "Stretch": True})))
+    return objects
+
+
+def _rgb(color: str) -> tuple[float, float, float]:
+    return (int(color[1:3], 16) / 255, int(color[3:5], 16) / 255, int(color[5:7], 16) / 255)
+
+
 def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, players: tuple[int, int],
                game_data: Mapping[str, Any], image_url: ImageUrl, lua_script: str, xml_ui: str,
                notebook: Mapping[str, str], epoch: int = DEFAULT_SAVE_EPOCH) -> dict[str, Any]:
@@ -1025,7 +1250,8 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
                 "Deck", plan.deck_guids[placement.name], xform,
                 Nickname=manifest.decks[placement.art].name, GMNotes=placement.name, Locked=placement.locked,
                 HideWhenFaceDown=True, SidewaysCard=False, DeckIDs=[c.card_id for c in cards],
-                CustomDeck={str(k): _custom_deck_entry(manifest, refs[k], layout.card.type, image_url) for k in keys},
+                CustomDeck={str(k): _custom_deck_entry(manifest, refs[k], _card_type(layout, placement.name), image_url)
+                            for k in keys},
                 ContainedObjects=contained))
         else:
             for card in cards:
@@ -1035,11 +1261,13 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
                                             image_url))
 
     objects.extend(_hand_objects(plan))
+    objects.extend(_kit_objects(plan, image_url))
 
     # a card dropped on a zone's snap turns upright for the seat the zone faces
     snaps = [{"Position": _xyz((x, layout.snap_y, z)),
               "Rotation": _xyz((0.0, (rot_y + 180.0 * (zone.facing % 2)) % 360.0, 0.0))}
              for zone in layout.zones for x, z in zone.snap_positions()]
+    snaps += [{"Position": _xyz(pos), "Rotation": _xyz(rot)} for pos, rot in board_snaps(layout)]
 
     tabs: dict[str, dict[str, Any]] = {}
     for tab in layout.notebook_tabs:
