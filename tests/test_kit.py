@@ -308,3 +308,58 @@ def test_decks_may_have_their_own_card_shape() -> None:
     layout["decks"][1]["card"] = {"type": 7}
     with pytest.raises(InputError, match=r"decks\[1\]\.card\.type: expected 0-4"):
         parse_table_layout(layout, game_id="two-and-two")
+
+
+def test_a_deck_of_smaller_cards_is_scaled_and_outlined_at_its_size() -> None:
+    from tts_builder.save import DeckPlacement, CardSpec
+    card = CardSpec(size=(2.2, 3.1), rotation_y=180, type=0, nickname="", description="")
+    small = DeckPlacement(name="tiny", art="tiny", zone=None, spread=((0.0, 0.0),), scale=0.5, face_down=False,
+                          locked=False, card_size=(1.1, 1.1))
+    assert small.object_scale(card) == 0.25 and small.footprint(card) == (0.55, 0.55)
+    plain = DeckPlacement(name="main", art="deck", zone="deck", spread=(), scale=1.0, face_down=True, locked=False)
+    assert plain.object_scale(card) == 1.0 and plain.footprint(card) == (2.2, 3.1)
+
+
+def test_cell_zones_are_boxes_around_their_cells_and_not_drawn_on_the_mat() -> None:
+    from tts_builder.tablemat import render_mat
+    layout = _layout()
+    zone = layout.zone("top-row")
+    board = layout.board("square")
+    for cid in ("a1", "d1"):
+        x, z = board.cell_world(cid)
+        x0, z0, x1, z1 = zone.rect
+        assert x0 < x < x1 and z0 < z < z1
+    assert zone.size == pytest.approx((4 * board.scale, board.scale))
+    data = copy.deepcopy(TABLE)
+    data["zones"] = data["zones"][:1]
+    plain = parse_table_layout(data, game_id="kit")
+    assert render_mat(layout).tobytes() == render_mat(plain).tobytes()
+
+
+def test_a_game_table_with_a_board_builds_checks_and_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two & Two's table plus a board, pieces and a bag: the build draws their images, the
+    save passes the build's check (local image files exist) and FakeTTS lays it out."""
+    from tts_builder import build as build_mod
+    original = build_mod.load_table_layout
+
+    def with_kit(game_id: str) -> Any:
+        data = json.loads((Path(__file__).resolve().parents[1] / "art_src" / game_id / "table.json").read_text())
+        for key in ("boards", "pieces", "bags"):
+            data[key] = copy.deepcopy(TABLE[key])
+        data["boards"] = data["boards"][:1]
+        data["boards"][0]["center"] = [0.0, 0.0]
+        data["pieces"] = [p for p in data["pieces"] if p.get("board") != "hex"]
+        return parse_table_layout(data, game_id=game_id, origin=f"art_src/{game_id}/table.json")
+
+    monkeypatch.setattr(build_mod, "load_table_layout", with_kit)
+    result = build_mod.build_game("two-and-two", tmp_path)
+    images = tmp_path / "two-and-two" / "images"
+    for name in ("board-square.png", "piece-t1-front.png", "piece-t1-back.png", "piece-coin-front.png"):
+        assert name in result.images and (images / name).is_file(), name
+    save = json.loads(result.save_path.read_text())
+    fake = FakeTTS()
+    loaded = fake.load_save(save)
+    bag = next(o for o in loaded.values() if o.name == "Bag")
+    assert [o.getGMNotes() for o in bag.contents] == ["t1", "t2"]
+    assert len(fake.snap_points) == len(save["SnapPoints"]) == 7 + 2 * 4 + 12  # zone snaps + square cells
+    monkeypatch.setattr(build_mod, "load_table_layout", original)

@@ -151,6 +151,16 @@ class DeckPlacement:
     card_type: int | None = None     # TTS card shape for this deck (else the layout's card.type)
     card_size: Vec2 | None = None    # this deck's card size (else card.size)
 
+    def object_scale(self, card: CardSpec) -> float:
+        """The cards' uniform x/z scale: ``scale``, times this deck's width over the layout's
+        card width (TTS sizes a custom card by scale; its aspect follows the sheet cell)."""
+        return self.scale * (self.card_size[0] / card.size[0] if self.card_size else 1.0)
+
+    def footprint(self, card: CardSpec) -> Vec2:
+        """World width and depth of one card of this deck as laid out."""
+        w, h = self.card_size or card.size
+        return (w * self.scale, h * self.scale)
+
 
 @dataclass(frozen=True)
 class Panel:
@@ -1234,7 +1244,7 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
     for placement in layout.decks:
         cards = plan.cards[placement.name]
         rot = (0.0, rot_y, 180.0 if placement.face_down else 0.0)
-        scale = (placement.scale, 1.0, placement.scale)
+        scale = (placement.object_scale(layout.card), 1.0, placement.object_scale(layout.card))
         if placement.zone is not None:
             zone = layout.zone(placement.zone)
             pos = (zone.center[0], layout.surface_y + mat.thickness + 0.5, zone.center[1])

@@ -124,6 +124,8 @@ def render_mat(layout: TableLayout) -> Image.Image:
     card_w, card_h = layout.card.size
     outline = _mix(c.colors["zone"], c.colors["hint"], 0.45)
     for zone in layout.zones:
+        if zone.role in layout.zone_cells:  # made of board cells: the board shows it, not the mat
+            continue
         left, top, _, _ = c.box(zone.rect)
         pic = _zone_picture(c, zone)
         c.img.paste(pic, (left, top), pic)
@@ -131,7 +133,7 @@ def render_mat(layout: TableLayout) -> Image.Image:
             box = c.box((x - card_w / 2, z - card_h / 2, x + card_w / 2, z + card_h / 2))
             draw.rounded_rectangle(box, radius=c.px(0.15), outline=outline, width=max(1, c.px(0.025)))
     for placement in layout.decks:  # cards laid out one by one (e.g. reference cards)
-        w, h = card_w * placement.scale, card_h * placement.scale
+        w, h = placement.footprint(layout.card)
         for x, z in placement.spread:
             box = c.box((x - w / 2, z - h / 2, x + w / 2, z + h / 2))
             draw.rounded_rectangle(box, radius=c.px(0.12), outline=outline, width=max(1, c.px(0.025)))

@@ -42,7 +42,9 @@ OBJECT_TYPES = {
     "Figurine_Custom": "Figurine", "Custom_Board": "Board", "Custom_Model": "Generic", "Custom_Model_Stack": "Generic",
     "ScriptingTrigger": "Scripting", "HandTrigger": "Hand",
 }
-"""A save's object ``Name`` -> the ``type`` TTS scripts see (``obj.type``); other names keep their own."""
+"""A save's object ``Name`` -> the ``type`` TTS scripts see (``obj.type``); other names keep their own.
+Card, Deck, Bag, Infinite, Scripting and Hand are documented; the tile, token, figurine and board
+types follow TTS's custom-object categories (unverified in game)."""
 CONTAINER_TYPES = ("Deck", "Bag", "Infinite")
 """Object types that hold other objects (``ContainedObjects``): take, put, getObjects, shuffle."""
 STACK_NAMES = ("Custom_Tile_Stack", "Custom_Token_Stack", "Custom_Model_Stack")
