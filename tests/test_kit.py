@@ -227,6 +227,7 @@ def test_fake_tts_loads_every_kind(built: Any) -> None:
       out.piece_type, out.stack_after = piece.type, stack.getQuantity()
       bag.putObject(taken)
       out.back = bag.getQuantity()
+      bag.shuffle()
       return out
     end""", "probe.lua")
     out = fake.sandbox.from_lua(fake.sandbox.call(fake.sandbox.globals["probe"], ctx["bags"]["supply"]["guid"],
@@ -235,6 +236,7 @@ def test_fake_tts_loads_every_kind(built: Any) -> None:
     assert out == {"bag_type": "Bag", "bag_count": 2, "first": "t1", "stack_count": 5, "snaps": 1 + 31,
                    "rot": 120.0, "rotation_snap": True, "board_type": "Tile", "taken": "t2", "after": 1,
                    "piece_type": "Tile", "stack_after": 4, "back": 2}
+    assert fake.calls[-1] == (ctx["bags"]["supply"]["guid"], "shuffle", ())
     kinds = {o.name for o in loaded.values()}
     assert {"Custom_Tile", "Custom_Token", "Figurine_Custom", "Bag", "Custom_Tile_Stack", "HandTrigger",
             "ScriptingTrigger"} <= kinds
@@ -262,6 +264,9 @@ def test_board_picture_colours_cells_and_edges_by_attribute() -> None:
     for cid, rgb in (("0,0", (0x70, 0xa0, 0x40)), ("1,0", (0x30, 0x70, 0xc0))):
         cx, cz = hx.grid.cell(cid).center
         assert at(hx, himg, cx + 0.3, cz - 0.3) == rgb, cid
+    # the hex board has no edge rule: no line between neighbouring centres
+    (ax, az), (bx, bz) = hx.grid.cell("0,0").center, hx.grid.cell("0,1").center
+    assert at(hx, himg, ax + (bx - ax) * 0.42, az + (bz - az) * 0.42) == (0x70, 0xa0, 0x40)
     images = render_kit_images(layout)
     assert images == render_kit_images(_layout())  # deterministic
     with Image.open(__import__("io").BytesIO(images["piece-coin-front.png"])) as coin:

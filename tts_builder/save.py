@@ -241,7 +241,7 @@ class BoardSpec:
     pixels_per_unit: int
     background: str
     cells: ColorRule
-    edges: ColorRule
+    edges: ColorRule | None  # None: edges are not drawn (no "edges" entry)
     edge_width: float
     labels: bool
     snap_rotation_y: float
@@ -629,7 +629,7 @@ def _parse_boards(r: _Reader, raw_boards: Any, game_data: Mapping[str, Any] | No
             thickness=r.number(b.get("thickness", 0.1), f"{where}.thickness", positive=True), pixels_per_unit=ppu,
             background=_color_text(r, b.get("background", "#202020"), f"{where}.background"),
             cells=_color_rule(r, b.get("cells"), f"{where}.cells", "#d8d0b8"),
-            edges=_color_rule(r, edges, f"{where}.edges", "#404040"),
+            edges=_color_rule(r, edges, f"{where}.edges", "#404040") if "edges" in b else None,
             edge_width=r.number(edges.get("width", 0.08), f"{where}.edges.width", positive=True),
             labels=r.flag(b.get("labels", True), f"{where}.labels"),
             snap_rotation_y=r.number(b.get("snap_rotation_y", 0), f"{where}.snap_rotation_y")))

@@ -161,8 +161,8 @@ PIECE_PX = 256
 
 
 def render_board(board: BoardSpec) -> Image.Image:
-    """A board picture from its grid: cells filled by the cell colour rule, edges drawn
-    centre to centre in the edge colour rule's colours, cell ids as labels. The image
+    """A board picture from its grid: cells filled by the cell colour rule, edges (when the
+    board has an ``edges`` rule) drawn centre to centre in its colours, cell ids as labels. The image
     covers the board's ``size`` at ``pixels_per_unit``, top = board-local +z."""
     w, d = board.size
     ppu = board.pixels_per_unit
@@ -180,7 +180,7 @@ def render_board(board: BoardSpec) -> Image.Image:
         draw.polygon([px(x, z) for x, z in grid.outline(cell.id)], fill=_hex(board.cells.color_of(cell.attrs)),
                      outline=_hex(board.background), width=line)
     width = max(1, round(board.edge_width * s * ppu))
-    for edge in grid.edges():
+    for edge in grid.edges() if board.edges is not None else ():
         a, b = grid.cell(edge.a).center, grid.cell(edge.b).center
         draw.line((px(*a), px(*b)), fill=_hex(board.edges.color_of(edge.attrs)), width=width)
     if board.labels:
