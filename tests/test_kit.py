@@ -31,6 +31,8 @@ SQUARE = {"shape": "square", "columns": 4, "rows": 3, "cell_size": 1.0, "cell_id
 HEX = {"shape": "hex", "orientation": "pointy",
        "cells": [{"q": q, "r": r, "kind": "water" if (q + r) % 2 else "land"}
                  for q in range(-2, 3) for r in range(-2, 3) if abs(q + r) <= 2]}
+FLAT_HEX = {"shape": "hex", "orientation": "flat", "cell_size": 2.0,
+            "cells": [{"q": q, "r": r} for q in range(-1, 2) for r in range(-1, 2) if abs(q + r) <= 1]}
 TWO_FACES = [{"label": "A", "color": "#c03030"}, {"label": "B", "color": "#3030c0", "text_color": "#ffffff"}]
 
 TABLE: dict[str, Any] = {
@@ -50,6 +52,7 @@ TABLE: dict[str, Any] = {
          "cells": {"default": "#e0d8c0"}, "edges": {"by": "color", "colors": {"red": "#d02020", "blue": "#2040d0"}}},
         {"name": "hex", "grid": HEX, "center": [6, -1], "rotation_y": 30, "size": [8, 8], "snap_rotation_y": 90,
          "cells": {"by": "kind", "colors": {"water": "#3070c0", "land": "#70a040"}}},
+        {"name": "flat", "grid": FLAT_HEX, "center": [-5, -6], "rotation_y": 90, "size": [4, 4], "labels": False},
     ],
     "pieces": [
         {"id": "t1", "name": "Token 1", "faces": TWO_FACES},
@@ -91,8 +94,8 @@ def test_the_save_passes_its_own_check(built: Any) -> None:
 
 def test_each_kind_is_the_tts_object_real_saves_use(built: Any) -> None:
     plan, save, ctx = built
-    boards = [o for o in _by_name(save, "Custom_Tile") if o["GMNotes"] in ("square", "hex")]
-    assert [b["GMNotes"] for b in boards] == ["square", "hex"] and all(b["Locked"] for b in boards)
+    boards = [o for o in _by_name(save, "Custom_Tile") if o["GMNotes"] in ("square", "hex", "flat")]
+    assert [b["GMNotes"] for b in boards] == ["square", "hex", "flat"] and all(b["Locked"] for b in boards)
     assert all(b["CustomImage"]["CustomTile"]["Stretch"] and b["Transform"]["scaleX"] == b["Transform"]["scaleZ"]
                for b in boards)
     t3 = next(o for o in _by_name(save, "Custom_Tile") if o["GMNotes"] == "t3")  # two faces: a tile, circle shaped
@@ -130,12 +133,12 @@ def test_every_cell_has_a_snap_point_with_rotation(built: Any) -> None:
     cells = {(round(c["position"]["x"], 4), round(c["position"]["z"], 4)): (name, g["snap_rotation_y"])
              for name, g in ctx["grids"].items() for c in g["cells"].values()}
     snaps = {(p["Position"]["x"], p["Position"]["z"]): p["Rotation"]["y"] for p in save["SnapPoints"]}
-    assert len(cells) == 12 + 19
+    assert len(cells) == 12 + 19 + 7
     for xz, (name, rot) in cells.items():
         assert snaps[xz] == rot, (name, xz)
     assert ctx["grids"]["hex"]["snap_rotation_y"] == 120.0 and ctx["grids"]["square"]["snap_rotation_y"] == 0.0
     assert all("Rotation" in p for p in save["SnapPoints"])
-    assert len(board_snaps(plan.layout)) == 31
+    assert len(board_snaps(plan.layout)) == 38
 
 
 def test_grid_context_has_neighbours_and_edge_attributes(built: Any) -> None:
@@ -204,7 +207,7 @@ def test_lua_maps_every_cell_world_position_to_its_cell(built: Any) -> None:
             checked += 1
         far = board.to_world(100.0, 100.0)
         assert cell_at(name, *far) is None and world_to_cell(g, *far) is None
-    assert checked == 31
+    assert checked == 38
 
 
 def test_fake_tts_loads_every_kind(built: Any) -> None:
@@ -218,7 +221,7 @@ def test_fake_tts_loads_every_kind(built: Any) -> None:
       local snaps = Global.getSnapPoints()
       local inside = bag.getObjects()
       local out = { bag_type = bag.type, bag_count = bag.getQuantity(), first = inside[1].gm_notes,
-                    stack_count = stack.getQuantity(), snaps = #snaps, rot = snaps[#snaps].rotation.y,
+                    stack_count = stack.getQuantity(), snaps = #snaps, rot = snaps[1 + 12 + 1].rotation.y, last_rot = snaps[#snaps].rotation.y,
                     rotation_snap = snaps[1].rotation_snap, board_type = getObjectFromGUID(board_guid).type }
       local taken = bag.takeObject({ guid = inside[2].guid, position = Vector(0, 2, 0) })
       out.taken = taken.getGMNotes()
@@ -233,8 +236,8 @@ def test_fake_tts_loads_every_kind(built: Any) -> None:
     out = fake.sandbox.from_lua(fake.sandbox.call(fake.sandbox.globals["probe"], ctx["bags"]["supply"]["guid"],
                                                   ctx["stacks"]["gold"]["guid"], ctx["grids"]["hex"]["guid"]),
                                 empty_as="dict")
-    assert out == {"bag_type": "Bag", "bag_count": 2, "first": "t1", "stack_count": 5, "snaps": 1 + 31,
-                   "rot": 120.0, "rotation_snap": True, "board_type": "Tile", "taken": "t2", "after": 1,
+    assert out == {"bag_type": "Bag", "bag_count": 2, "first": "t1", "stack_count": 5, "snaps": 1 + 38,
+                   "rot": 120.0, "last_rot": 90.0, "rotation_snap": True, "board_type": "Tile", "taken": "t2", "after": 1,
                    "piece_type": "Tile", "stack_after": 4, "back": 2}
     assert fake.calls[-1] == (ctx["bags"]["supply"]["guid"], "shuffle", ())
     kinds = {o.name for o in loaded.values()}
@@ -282,6 +285,8 @@ def test_board_picture_colours_cells_and_edges_by_attribute() -> None:
     (("zones", 1, "cells"), ["a1", "z9"], r"zones\[1\]\.cells\[1\]\.cell: board 'square' has no cell 'z9'"),
     (("stacks", 0, "count"), 1, r"stacks\[0\]\.count: a stack holds at least 2"),
     (("boards", 1, "grid"), "board", r"boards\[1\]\.grid: the game's data has no board 'board'"),
+    (("boards", 2, "name"), "hex", r"boards\[2\]\.name: 'hex': use a new name"),
+    (("boards", 0, "size"), [100, 100], r"boards\[0\]\.pixels_per_unit: the board image must stay within 4096 px"),
 ])
 def test_bad_kit_data_names_the_field(path: tuple[Any, ...], value: Any, message: str) -> None:
     data = copy.deepcopy(TABLE)
@@ -368,3 +373,12 @@ def test_a_game_table_with_a_board_builds_checks_and_loads(tmp_path: Path, monke
     assert [o.getGMNotes() for o in bag.contents] == ["t1", "t2"]
     assert len(fake.snap_points) == len(save["SnapPoints"]) == 7 + 2 * 4 + 12  # zone snaps + square cells
     monkeypatch.setattr(build_mod, "load_table_layout", original)
+
+
+def test_a_board_grid_may_come_from_the_game_data() -> None:
+    data = copy.deepcopy(TABLE)
+    data["boards"][1]["grid"] = "board"
+    layout = parse_table_layout(data, game_id="kit", game_data={"board": HEX})
+    assert [c.id for c in layout.board("hex").grid] == [c.id for c in _layout().board("hex").grid]
+    with pytest.raises(InputError, match=r"board\.shape"):
+        parse_table_layout(data, game_id="kit", game_data={"board": {"shape": "triangle"}})
