@@ -51,6 +51,7 @@ from typing import Any
 
 import jinja2
 
+from rules.grid import Grid, GridError, grid_from_data
 from tts_builder.art import ArtManifest
 from tts_builder.errors import InputError
 from tts_builder.guids import GuidAllocator
@@ -232,7 +233,7 @@ class BoardSpec:
 
     name: str
     label: str
-    grid: Any  # rules.grid.Grid
+    grid: Grid
     center: Vec2
     rotation_y: float
     size: Vec2
@@ -596,7 +597,6 @@ def _color_rule(r: _Reader, value: Any, where: str, default: str) -> ColorRule:
 
 
 def _parse_boards(r: _Reader, raw_boards: Any, game_data: Mapping[str, Any] | None) -> tuple[BoardSpec, ...]:
-    from rules.grid import GridError, grid_from_data
     boards: list[BoardSpec] = []
     for i, raw in enumerate(r.items(raw_boards, "boards")):
         where = f"boards[{i}]"
