@@ -46,7 +46,7 @@ from tts_builder.art.source import art_root, load_art_source
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import atomic_write_bytes, atomic_write_json, parse_json_text
 from tts_builder.save import (LAYOUT_FILE, MAT_IMAGE, TableLayout, TablePlan, build_save, image_names,
-                              parse_table_layout, plan_table, save_epoch, table_context)
+                              parse_table_layout, plan_table, table_context)
 from tts_builder.savecheck import ERROR, Problem, check_save
 from tts_builder.tablemat import render_kit_images, render_mat_png, render_thumbnail
 
@@ -194,7 +194,7 @@ def assemble(game_id: str, layout: TableLayout, manifest: ArtManifest,
     lua, xml = _render_scripts(game_id, table)
     data = build_save(plan, manifest, game_name=game.name, players=(game.min_players, game.max_players),
                       game_data=game.data, image_url=image_url, lua_script=lua, xml_ui=xml,
-                      notebook=render_notebook(game, layout), epoch=save_epoch())
+                      notebook=render_notebook(game, layout))
     return data, plan
 
 

@@ -1222,10 +1222,11 @@ def _rgb(color: str) -> tuple[float, float, float]:
 
 def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, players: tuple[int, int],
                game_data: Mapping[str, Any], image_url: ImageUrl, lua_script: str, xml_ui: str,
-               notebook: Mapping[str, str], epoch: int = DEFAULT_SAVE_EPOCH) -> dict[str, Any]:
+               notebook: Mapping[str, str], epoch: int | None = None) -> dict[str, Any]:
     """The ``SaveState`` dict. ``image_url(name)`` maps a file in ``images/`` to its URL;
-    ``notebook`` maps each layout notebook tab id to its body text; ``epoch`` (see
-    :func:`save_epoch`) gives ``Date`` and ``EpochTime``."""
+    ``notebook`` maps each layout notebook tab id to its body text; ``epoch`` gives ``Date``
+    and ``EpochTime`` (default :func:`save_epoch`: ``$SOURCE_DATE_EPOCH`` or the fixed date)."""
+    epoch = save_epoch() if epoch is None else epoch
     layout = plan.layout
     meta = layout.metadata
     objects: list[dict[str, Any]] = [_mat_object(plan, image_url)]
