@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tts_builder.build import build_game
+from tts_builder.save import hand_transforms
 from tts_builder.testing import FakeTTS
 
 COLORS = ["White", "Red"]
@@ -49,7 +50,7 @@ class ModTable:
         if deck_seed is not None:  # the fake's shuffle keeps the order: shuffle the deck here instead
             random.Random(deck_seed).shuffle(self.deck._contents)
         self.guid_of = {c["GMNotes"]: c["GUID"] for o in save["ObjectStates"] for c in o.get("ContainedObjects", [])}
-        self.hands = {o["FogColor"]: o["Transform"] for o in save["ObjectStates"] if o["Name"] == "HandTrigger"}
+        self.hands = hand_transforms(save)
         self.fake.load_global(save["LuaScript"], save_state=state)
 
     # -- reading the mod ---------------------------------------------------------------

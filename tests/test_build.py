@@ -179,6 +179,9 @@ def test_objects_zones_mat_and_metadata(save: dict[str, Any]) -> None:
     triggers = [o for o in objects if o["Name"] == "HandTrigger"]
     assert [h["FogColor"] for h in triggers] == ["White", "Red"] and all(h["Locked"] for h in triggers)
     assert [h["ColorDiffuse"]["a"] for h in triggers] == [0.0, 0.0]
+    assert save_mod.hand_transforms(save) == {h["FogColor"]: h["Transform"] for h in triggers}
+    old_form = {"Hands": {"HandTransforms": [{"Color": "Blue", "Transform": triggers[0]["Transform"]}]}}
+    assert save_mod.hand_transforms(old_form) == {"Blue": triggers[0]["Transform"]}  # a pre-v13 save
     # the mat keeps the image's aspect ratio once: Stretch with a uniform scale
     t = mat["Transform"]
     assert mat["CustomImage"]["CustomTile"]["Stretch"] and t["scaleX"] == t["scaleZ"]

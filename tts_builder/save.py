@@ -1097,6 +1097,18 @@ def built_by(save: Mapping[str, Any]) -> dict[str, str] | None:
     return None
 
 
+def hand_transforms(save: Mapping[str, Any]) -> dict[str, dict[str, float]]:
+    """Each seat colour's hand ``Transform`` in a save: from its ``HandTrigger`` objects (what
+    current TTS and this builder write), else from the older ``Hands.HandTransforms``."""
+    found = {str(o["FogColor"]): dict(o["Transform"]) for o in save.get("ObjectStates") or []
+             if isinstance(o, Mapping) and o.get("Name") == "HandTrigger" and o.get("FogColor")}
+    if found:
+        return found
+    hands = save.get("Hands")
+    old = hands.get("HandTransforms") if isinstance(hands, Mapping) else None
+    return {str(h["Color"]): dict(h["Transform"]) for h in old or [] if isinstance(h, Mapping) and "Color" in h}
+
+
 def _mat_object(plan: TablePlan, image_url: ImageUrl) -> dict[str, Any]:
     """The play mat: a locked ``Custom_Tile`` showing the mat image.
 
