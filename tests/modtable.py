@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tts_builder.build import build_game
+from tts_builder.save import hand_transforms
 from tts_builder.testing import FakeTTS
 
 COLORS = ["White", "Red"]
@@ -37,6 +38,8 @@ class ModTable:
             if obj["Name"] == "ScriptingTrigger":
                 self.zones[obj["Nickname"]] = self.fake.add_zone(guid=obj["GUID"], name=obj["Nickname"],
                                                                  position=pos)
+            elif obj["Name"] == "HandTrigger":
+                self.fake.add_hand(obj["FogColor"], guid=obj["GUID"], position=pos)
             elif obj["Name"] in ("Deck", "DeckCustom"):
                 cards = [{"guid": c["GUID"], "name": c["Nickname"], "gm_notes": c["GMNotes"],
                           "card_id": c["CardID"]} for c in obj["ContainedObjects"]]
@@ -47,7 +50,7 @@ class ModTable:
         if deck_seed is not None:  # the fake's shuffle keeps the order: shuffle the deck here instead
             random.Random(deck_seed).shuffle(self.deck._contents)
         self.guid_of = {c["GMNotes"]: c["GUID"] for o in save["ObjectStates"] for c in o.get("ContainedObjects", [])}
-        self.hands = {s["Color"]: s["Transform"] for s in save["Hands"]["HandTransforms"]}
+        self.hands = hand_transforms(save)
         self.fake.load_global(save["LuaScript"], save_state=state)
 
     # -- reading the mod ---------------------------------------------------------------

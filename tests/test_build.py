@@ -21,6 +21,7 @@ import pytest
 from PIL import Image
 
 import rules
+import tts_builder
 from rules.two_and_two.cards import build_cards
 from tts_builder import build as build_mod
 from tts_builder import cli
@@ -28,12 +29,14 @@ from tts_builder.art.pipeline import CACHE_DIR
 from tts_builder.errors import InputError
 from tts_builder.guids import GuidAllocator, guid_for
 from tts_builder.install import default_tts_dir
+from tts_builder import save as save_mod
 from tts_builder.save import parse_table_layout
 from tts_builder.savecheck import ERROR, Problem, check_save
 
 GAME = "two-and-two"
 BASE_URL = "https://example.org/mods"
-CONTEXT_KEYS = {"seats", "zones", "positions", "decks", "cards", "hands", "card_y", "upright_rotation_y", "sizes"}
+CONTEXT_KEYS = {"seats", "zones", "positions", "decks", "cards", "hands", "card_y", "upright_rotation_y", "sizes",
+                "grids", "pieces", "bags", "stacks", "zone_cells"}
 ZONE_ROLES = {"deck", "stack", "discard", "flip", "skip-own", "skip-opponent", "deny", "score-0", "score-1"}
 
 
@@ -100,8 +103,10 @@ def test_builds_are_byte_identical_apart_from_the_image_prefix(builds: dict[str,
         assert (builds["local"] / GAME / name).read_bytes() == (builds["hosted"] / GAME / name).read_bytes(), name
 
 
-def test_save_has_no_date_and_sorted_keys(save: dict[str, Any], builds: dict[str, Path]) -> None:
-    assert "Date" not in save and "EpochTime" not in save
+def test_save_date_is_fixed_and_keys_sorted(save: dict[str, Any], builds: dict[str, Path]) -> None:
+    # no clock: the date is $SOURCE_DATE_EPOCH or the fixed default (the two builds ran at different times)
+    assert save["EpochTime"] == save_mod.DEFAULT_SAVE_EPOCH and save["Date"] == "1/1/2026 12:00:00 AM"
+    assert save["VersionNumber"] == save_mod.TTS_VERSION
     text = (builds["local"] / GAME / f"{GAME}.json").read_text("utf-8")
     assert text == json.dumps(save, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
@@ -170,7 +175,21 @@ def test_objects_zones_mat_and_metadata(save: dict[str, Any]) -> None:
     assert save["SaveName"] == "Two & Two" and save["PlayerCounts"] == [2, 2]
     assert save["LuaScriptState"] == "" and save["Rules"] == ""
     hands = save["Hands"]
-    assert hands["Enable"] and [h["Color"] for h in hands["HandTransforms"]] == ["White", "Red"]
+    assert hands["Enable"] and "HandTransforms" not in hands  # the pre-v13 form; hands are HandTrigger objects
+    triggers = [o for o in objects if o["Name"] == "HandTrigger"]
+    assert [h["FogColor"] for h in triggers] == ["White", "Red"] and all(h["Locked"] for h in triggers)
+    assert [h["ColorDiffuse"]["a"] for h in triggers] == [0.0, 0.0]
+    assert save_mod.hand_transforms(save) == {h["FogColor"]: h["Transform"] for h in triggers}
+    old_form = {"Hands": {"HandTransforms": [{"Color": "Blue", "Transform": triggers[0]["Transform"]}]}}
+    assert save_mod.hand_transforms(old_form) == {"Blue": triggers[0]["Transform"]}  # a pre-v13 save
+    # the mat keeps the image's aspect ratio once: Stretch with a uniform scale
+    t = mat["Transform"]
+    assert mat["CustomImage"]["CustomTile"]["Stretch"] and t["scaleX"] == t["scaleZ"]
+    assert save_mod.built_by(save) == {"tool": "tts-builder", "version": tts_builder.__version__}
+    assert save["Tags"] and set(save["Tags"]) <= save_mod.TTS_TAGS and save["ComponentTags"] == {"labels": []}
+    # every snap point turns a card upright for the seat its zone faces
+    rotations = {(p["Position"]["z"] > 0, p["Rotation"]["y"]) for p in save["SnapPoints"]}
+    assert (True, 0.0) in rotations and (False, 180.0) in rotations
     tabs = save["TabStates"]
     assert [tabs[k]["title"] for k in sorted(tabs, key=int)] == ["Rules", "Assumptions", "White", "Red"]
     assert [tabs[k]["id"] for k in sorted(tabs, key=int)] == [0, 1, 2, 3]
@@ -404,3 +423,18 @@ def test_a_card_name_template_that_fails_on_a_card_is_one_line(builds: dict[str,
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "card.nickname" in err and "Traceback" not in err, err
     assert _files(out) == before
+
+
+def test_save_date_comes_from_source_date_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert save_mod.save_epoch({}) == save_mod.DEFAULT_SAVE_EPOCH
+    assert save_mod.save_epoch({"SOURCE_DATE_EPOCH": "1669149152"}) == 1669149152
+    assert save_mod.tts_date(1669149152) == "11/22/2022 8:32:32 PM"  # UTC, in TTS's US format
+    with pytest.raises(InputError, match="SOURCE_DATE_EPOCH"):
+        save_mod.save_epoch({"SOURCE_DATE_EPOCH": "yesterday"})
+
+
+def test_unknown_workshop_tag_is_refused_by_name() -> None:
+    layout = json.loads((Path(__file__).resolve().parents[1] / "art_src" / GAME / "table.json").read_text())
+    layout["metadata"]["tags"] = ["Card Games", "2 Players"]
+    with pytest.raises(InputError, match=r"metadata\.tags\[1\]: '2 Players' is not a TTS Workshop tag"):
+        parse_table_layout(layout, game_id=GAME)

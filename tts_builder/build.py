@@ -19,7 +19,7 @@ copies. The new images then replace the old ones, the save is checked against
 them, and only then are the save and thumbnail written (atomically). A failed
 check puts the previous images back and leaves the folder as it was.
 Same inputs give byte-identical files: GUIDs come from names, keys are sorted and
-the save has no date.
+the save's date is ``$SOURCE_DATE_EPOCH`` or a fixed one (:func:`tts_builder.save.save_epoch`).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from tts_builder.fileio import atomic_write_bytes, atomic_write_json, parse_json
 from tts_builder.save import (LAYOUT_FILE, MAT_IMAGE, TableLayout, TablePlan, build_save, image_names,
                               parse_table_layout, plan_table, table_context)
 from tts_builder.savecheck import ERROR, Problem, check_save
-from tts_builder.tablemat import render_mat_png, render_thumbnail
+from tts_builder.tablemat import render_kit_images, render_mat_png, render_thumbnail
 
 DEFAULT_OUT = Path("build")
 IMAGES = "images"
@@ -95,7 +95,7 @@ def load_table_layout(game_id: str) -> TableLayout:
     if not resource.is_file():
         raise InputError(f"{game_id}: no table layout {origin}")
     data = parse_json_text(resource.read_text(encoding="utf-8"), origin)
-    return parse_table_layout(data, game_id=game_id, origin=origin)
+    return parse_table_layout(data, game_id=game_id, origin=origin, game_data=require_game(game_id).data)
 
 
 GAME_TEMPLATES = ("rules.lua.j2", "table.lua.j2", "ui.xml.j2")
@@ -274,6 +274,10 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
             raise InputError(f"{game_id}: the art already writes images/{MAT_IMAGE}; rename that component")
         say("play mat")
         atomic_write_bytes(stage_images / MAT_IMAGE, render_mat_png(layout))
+        for name, data in render_kit_images(layout).items():  # boards and pieces
+            if name in manifest.files:
+                raise InputError(f"{game_id}: the art already writes images/{name}; rename that component")
+            atomic_write_bytes(stage_images / name, data)
         thumbnail = _thumbnail_bytes(stage_images, manifest, layout)
         say("save")
         data, plan = assemble(game_id, layout, manifest, image_url)

@@ -1,6 +1,7 @@
 """The TTS save as data: table layout + art manifest + scripts in, save dict out.
 
-Everything here is pure (no files, no clock, no randomness), so the same inputs
+Everything here is pure (no files, no clock, no randomness; the one input from the
+environment is ``$SOURCE_DATE_EPOCH``, read by :func:`save_epoch`), so the same inputs
 give the same dict, and :func:`tts_builder.fileio.dump_json` (sorted keys) turns it
 into the same bytes. The build command (:mod:`tts_builder.build`) does the I/O.
 
@@ -15,12 +16,34 @@ Three steps, each usable on its own:
 
 The builder knows nothing game-specific: names, labels and positions all come
 from the layout, card rows from the art source's component rows (the rows the cards were drawn from).
+
+The layout's optional kit sections (see ``tests/test_kit.py`` for a complete table):
+
+* ``boards``: ``{"name", "grid": {...} | "<key of the game's data>", "center", "rotation_y", "size",
+  "margin", "cells": {"by", "colors", "default"}, "edges": {"by", "colors", "default", "width"},
+  "labels", "snap_rotation_y"}``: a :mod:`rules.grid` grid drawn into ``board-<name>.png``, laid as a
+  locked ``Custom_Tile``, with a snap point (with rotation) on every cell;
+* ``pieces``: ``{"id", "name", "kind": token|tile|figurine, "shape", "size", "faces": [1 or 2
+  {"label", "color", "text_color"}], and "position" or "board"+"cell"}`` (or listed by a bag);
+* ``bags``: ``{"name", "label", "position", "color", "contents": [piece ids]}`` (a ``Bag``);
+* ``stacks``: ``{"name", "count", "shape", "size", "faces", "position"}`` (a ``Custom_Tile_Stack``);
+* a zone may be ``{"role", "board", "cells": [...]}``: its box covers those cells;
+* a deck may carry ``"card": {"type", "size"}``, its own card shape.
+
+What TTS-version-dependent fields hold (issue 8): hands are ``HandTrigger`` objects, snap
+points carry ``Rotation``, ``VersionNumber`` is :data:`TTS_VERSION`, ``Date``/``EpochTime`` come
+from :func:`save_epoch` (``$SOURCE_DATE_EPOCH`` or a fixed date, never the clock), ``Tags`` are
+``metadata.tags`` checked against :data:`TTS_TAGS`, and the play mat's ``Memo`` records the
+tool and its version (:func:`built_by` reads it back).
 """
 
 from __future__ import annotations
 
+import datetime
 import functools
+import json
 import math
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,12 +51,31 @@ from typing import Any
 
 import jinja2
 
+from rules.grid import Grid, GridError, grid_from_data
 from tts_builder.art import ArtManifest
 from tts_builder.errors import InputError
 from tts_builder.guids import GuidAllocator
 
 LAYOUT_FILE = "table.json"
 MAT_IMAGE = "table-mat.png"
+
+#: The TTS version whose save format the builder writes (``VersionNumber``): the newest
+#: version among the real saves in ``shared/fixtures/tts_saves_wild`` (v14.2.1, 2026).
+TTS_VERSION = "v14.2.1"
+#: ``Date``/``EpochTime`` of a build: ``$SOURCE_DATE_EPOCH`` when set (the reproducible-builds
+#: convention), else this fixed instant (2026-01-01 00:00:00 UTC), never the clock.
+DEFAULT_SAVE_EPOCH = 1767225600
+#: Where a save records the tool that built it: the play mat's ``Memo`` (TTS keeps an
+#: object's memo through a save and load; players never see it), as JSON text.
+TOOL_NAME = "tts-builder"
+
+#: Workshop tags as TTS and its Workshop spell them (every one observed in real saves:
+#: shared/fixtures and public v13/v14 saves). ``metadata.tags`` in table.json must use these.
+TTS_TAGS = frozenset({
+    "Board Games", "Card Games", "Dice Games", "Puzzle Games", "Strategy Games", "Party Games", "Wargames",
+    "Cooperative Games", "Thematic Games", "Original Games", "Mature Games", "Educational",
+    "Scripting", "Scripting: Automated", "Work In Progress", "Cards", "Components", "Rules", "English",
+})
 
 #: TTS player colours as TTS writes them in ``TabStates.visibleColor`` (observed).
 PLAYER_COLORS: Mapping[str, tuple[float, float, float]] = {
@@ -107,6 +149,18 @@ class DeckPlacement:
     scale: float
     face_down: bool
     locked: bool
+    card_type: int | None = None     # TTS card shape for this deck (else the layout's card.type)
+    card_size: Vec2 | None = None    # this deck's card size (else card.size)
+
+    def object_scale(self, card: CardSpec) -> float:
+        """The cards' uniform x/z scale: ``scale``, times this deck's width over the layout's
+        card width (TTS sizes a custom card by scale; its aspect follows the sheet cell)."""
+        return self.scale * (self.card_size[0] / card.size[0] if self.card_size else 1.0)
+
+    def footprint(self, card: CardSpec) -> Vec2:
+        """World width and depth of one card of this deck as laid out."""
+        w, h = self.card_size or card.size
+        return (w * self.scale, h * self.scale)
 
 
 @dataclass(frozen=True)
@@ -155,6 +209,133 @@ class NotebookTab:
 
 
 @dataclass(frozen=True)
+class ColorRule:
+    """Colour by a data attribute: ``colors[attrs[attribute]]``, else ``default``."""
+
+    attribute: str
+    colors: Mapping[str, str]
+    default: str
+
+    def color_of(self, attrs: Mapping[str, Any]) -> str:
+        value = attrs.get(self.attribute)
+        return self.colors.get(str(value), self.default) if value is not None else self.default
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """A board: a :class:`rules.grid.Grid` drawn into an image, laid on the table as a locked
+    ``Custom_Tile`` with a snap point on every cell.
+
+    ``center``/``rotation_y``/``size`` place it in the world; the grid's extent (plus
+    ``margin`` board units around it) is scaled uniformly to fit ``size``. ``rotation_y``
+    turns board-local +z (the top row) away from world +z, clockwise seen from above,
+    as TTS turns objects."""
+
+    name: str
+    label: str
+    grid: Grid
+    center: Vec2
+    rotation_y: float
+    size: Vec2
+    margin: float
+    thickness: float
+    pixels_per_unit: int
+    background: str
+    cells: ColorRule
+    edges: ColorRule | None  # None: edges are not drawn (no "edges" entry)
+    edge_width: float
+    labels: bool
+    snap_rotation_y: float
+
+    @property
+    def image(self) -> str:
+        return f"board-{self.name}.png"
+
+    @property
+    def scale(self) -> float:
+        """World units per board-local unit."""
+        x0, z0, x1, z1 = self.grid.extent()
+        w, d = x1 - x0 + 2 * self.margin, z1 - z0 + 2 * self.margin
+        return min(self.size[0] / w, self.size[1] / d)
+
+    def to_world(self, x: float, z: float) -> Vec2:
+        """Board-local (x, z) -> world (x, z)."""
+        s, t = self.scale, math.radians(self.rotation_y)
+        lx, lz = x * s, z * s
+        return (self.center[0] + lx * math.cos(t) + lz * math.sin(t),
+                self.center[1] - lx * math.sin(t) + lz * math.cos(t))
+
+    def to_local(self, wx: float, wz: float) -> Vec2:
+        """World (x, z) -> board-local (x, z): :meth:`to_world` undone."""
+        s, t = self.scale, math.radians(self.rotation_y)
+        dx, dz = wx - self.center[0], wz - self.center[1]
+        return ((dx * math.cos(t) - dz * math.sin(t)) / s, (dx * math.sin(t) + dz * math.cos(t)) / s)
+
+    def cell_world(self, cell_id: str) -> Vec2:
+        cx, cz = self.grid.cell(cell_id).center
+        return self.to_world(cx, cz)
+
+
+@dataclass(frozen=True)
+class Face:
+    label: str
+    color: str
+    text_color: str
+
+
+#: piece shape -> CustomTile.Type (0 box, 1 hex, 2 circle, 3 rounded)
+TILE_TYPES: Mapping[str, int] = {"square": 0, "hex": 1, "circle": 2, "rounded": 3}
+PIECE_KINDS = ("token", "tile", "figurine")
+
+
+@dataclass(frozen=True)
+class PieceSpec:
+    """A named piece with a GMNotes id, as cards have. ``kind`` picks the TTS object:
+    a one-faced ``token`` is a ``Custom_Token`` (cut out of its image), a two-faced one
+    a ``Custom_Tile`` of its shape (TTS tokens have one image), a ``tile`` a ``Custom_Tile``,
+    a ``figurine`` a standing ``Figurine_Custom``. It starts at ``position``, on ``cell``
+    (board, cell id) of a board, or inside a bag that lists it."""
+
+    id: str
+    name: str
+    description: str
+    kind: str
+    shape: str
+    size: float
+    faces: tuple[Face, ...]
+    position: Vec2 | None
+    cell: tuple[str, str] | None
+
+    def image(self, side: int) -> str:
+        return f"piece-{self.id}-{'front' if side == 0 else 'back'}.png"
+
+
+@dataclass(frozen=True)
+class BagSpec:
+    name: str
+    label: str
+    position: Vec2
+    color: str
+    contents: tuple[str, ...]  # piece ids, top first
+
+
+@dataclass(frozen=True)
+class StackSpec:
+    """``count`` identical, anonymous stackable tiles (``Custom_Tile_Stack``)."""
+
+    name: str
+    label: str
+    position: Vec2
+    count: int
+    shape: str
+    size: float
+    faces: tuple[Face, ...]
+
+    def image(self, side: int) -> str:
+        return f"stack-{self.name}-{'front' if side == 0 else 'back'}.png"
+
+
+@dataclass(frozen=True)
 class TableLayout:
     game_id: str
     origin: str
@@ -169,6 +350,17 @@ class TableLayout:
     notebook_template: str
     notebook_tabs: tuple[NotebookTab, ...]
     seat_tabs: bool
+    boards: tuple[BoardSpec, ...] = ()
+    pieces: tuple[PieceSpec, ...] = ()
+    bags: tuple[BagSpec, ...] = ()
+    stacks: tuple[StackSpec, ...] = ()
+    zone_cells: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # role -> (board, cells)
+
+    def board(self, name: str) -> BoardSpec:
+        for b in self.boards:
+            if b.name == name:
+                return b
+        raise KeyError(name)
 
     def zone(self, role: str) -> Zone:
         for z in self.zones:
@@ -251,8 +443,11 @@ class _Reader:
         return text
 
 
-def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) -> TableLayout:
-    """Check a parsed ``table.json`` and return the layout; :class:`InputError` names the field."""
+def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE,
+                       game_data: Mapping[str, Any] | None = None) -> TableLayout:
+    """Check a parsed ``table.json`` and return the layout; :class:`InputError` names the field.
+
+    ``game_data`` (the game's data file) is where a board's ``"grid": "<key>"`` is read from."""
     r = _Reader(origin)
     top = r.mapping(data, "root")
     if top.get("format") != 1:
@@ -264,6 +459,9 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) ->
     for key in ("gravity", "play_area"):
         if key in metadata:
             r.number(metadata[key], f"metadata.{key}")
+    for i, tag in enumerate(r.items(metadata.get("tags", []), "metadata.tags")):
+        if r.text(tag, f"metadata.tags[{i}]") not in TTS_TAGS:
+            raise r.fail(f"metadata.tags[{i}]", f"{tag!r} is not a TTS Workshop tag ({', '.join(sorted(TTS_TAGS))})")
 
     card = r.mapping(top.get("card"), "card")
     card_type = r.integer(card.get("type", 0), "card.type")
@@ -291,6 +489,8 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) ->
     if len({s.color for s in seats}) != len(seats):
         raise r.fail("seats", "two seats share a colour")
 
+    boards = _parse_boards(r, top.get("boards", []), game_data)
+    zone_cells: dict[str, tuple[str, tuple[str, ...]]] = {}
     zones: list[Zone] = []
     for i, raw in enumerate(r.items(top.get("zones"), "zones")):
         where = f"zones[{i}]"
@@ -304,9 +504,16 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) ->
         if seat is not None and r.integer(seat, f"{where}.seat") not in range(len(seats)):
             raise r.fail(f"{where}.seat", f"no seat {seat}")
         label_width = z.get("label_width")
+        if "cells" in z:  # a zone made of board cells: its box covers them
+            board, cells = _zone_cells(r, z, boards, where)
+            zone_cells[role] = (board.name, cells)
+            center, size = _cells_box(board, cells)
+        else:
+            center = r.vec2(z.get("center"), f"{where}.center")
+            size = r.vec2(z.get("size"), f"{where}.size", positive=True)
         zones.append(Zone(
             role=role, label=r.text(z.get("label", role), f"{where}.label"), hint=r.text(z.get("hint", ""), f"{where}.hint"),
-            center=r.vec2(z.get("center"), f"{where}.center"), size=r.vec2(z.get("size"), f"{where}.size", positive=True),
+            center=center, size=size,
             snaps=tuple(r.vec2(v, f"{where}.snaps[{j}]") for j, v in enumerate(r.items(z.get("snaps", []), f"{where}.snaps"))),
             seat=seat, facing=r.integer(z.get("facing", 0), f"{where}.facing"),
             label_width=None if label_width is None else r.number(label_width, f"{where}.label_width", positive=True)))
@@ -324,10 +531,15 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) ->
             raise r.fail(where, "give either 'zone' (a deck on that zone) or 'spread' (one position per card)")
         if zone is not None and not any(z.role == r.text(zone, f"{where}.zone") for z in zones):
             raise r.fail(f"{where}.zone", f"no zone {zone!r}")
+        own = r.mapping(d.get("card", {}), f"{where}.card")
+        own_type = None if "type" not in own else r.integer(own["type"], f"{where}.card.type")
+        if own_type is not None and not 0 <= own_type <= 4:
+            raise r.fail(f"{where}.card.type", f"expected 0-4 (TTS card shapes), not {own_type}")
         decks.append(DeckPlacement(name=name, art=r.text(d.get("art"), f"{where}.art", empty=False), zone=zone,
                                    spread=spread, scale=r.number(d.get("scale", 1.0), f"{where}.scale", positive=True),
                                    face_down=r.flag(d.get("face_down", True), f"{where}.face_down"),
-                                   locked=r.flag(d.get("locked", False), f"{where}.locked")))
+                                   locked=r.flag(d.get("locked", False), f"{where}.locked"), card_type=own_type,
+                                   card_size=r.vec2(own["size"], f"{where}.card.size", positive=True) if "size" in own else None))
 
     m = r.mapping(top.get("mat"), "mat")
     colors = dict(r.mapping(m.get("colors", {}), "mat.colors"))
@@ -365,7 +577,174 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE) ->
         zone_height=r.number(top.get("zone_height", 3.0), "zone_height", positive=True), zones=tuple(zones),
         decks=tuple(decks), mat=mat,
         notebook_template=r.text(nb.get("template", ""), "notebook.template"), notebook_tabs=tabs,
-        seat_tabs=r.flag(nb.get("seat_tabs", True), "notebook.seat_tabs"))
+        seat_tabs=r.flag(nb.get("seat_tabs", True), "notebook.seat_tabs"),
+        boards=boards, zone_cells=zone_cells, **_parse_pieces(r, top, boards))
+
+
+def _color_text(r: _Reader, value: Any, where: str) -> str:
+    text = r.text(value, where)
+    if not _HEX_COLOR_RE.match(text):
+        raise r.fail(where, f"expected #rrggbb, not {text!r}")
+    return text
+
+
+def _color_rule(r: _Reader, value: Any, where: str, default: str) -> ColorRule:
+    m = r.mapping(value if value is not None else {}, where)
+    colors = r.mapping(m.get("colors", {}), f"{where}.colors")
+    return ColorRule(attribute=r.text(m.get("by", ""), f"{where}.by"),
+                     colors={str(k): _color_text(r, v, f"{where}.colors.{k}") for k, v in colors.items()},
+                     default=_color_text(r, m.get("default", default), f"{where}.default"))
+
+
+def _parse_boards(r: _Reader, raw_boards: Any, game_data: Mapping[str, Any] | None) -> tuple[BoardSpec, ...]:
+    boards: list[BoardSpec] = []
+    for i, raw in enumerate(r.items(raw_boards, "boards")):
+        where = f"boards[{i}]"
+        b = r.mapping(raw, where)
+        name = r.text(b.get("name"), f"{where}.name", empty=False)
+        if not _ROLE_RE.match(name) or any(o.name == name for o in boards):
+            raise r.fail(f"{where}.name", f"{name!r}: use a new name of lowercase letters, digits, '-' and '_'")
+        source = b.get("grid")
+        if isinstance(source, str):  # a key of the game's data file
+            if game_data is None or not isinstance(game_data.get(source), Mapping):
+                raise r.fail(f"{where}.grid", f"the game's data has no board {source!r}")
+            grid_data, grid_where = game_data[source], source
+        else:
+            grid_data, grid_where = r.mapping(source, f"{where}.grid"), f"{r.origin}: {where}.grid"
+        try:
+            grid = grid_from_data(grid_data, grid_where)
+        except GridError as exc:
+            raise InputError(str(exc)) from None
+        if not len(grid):
+            raise r.fail(f"{where}.grid", "the grid has no cells")
+        ppu = r.integer(b.get("pixels_per_unit", 64), f"{where}.pixels_per_unit")
+        size = r.vec2(b.get("size"), f"{where}.size", positive=True)
+        if ppu < 8 or max(size) * ppu > 4096:
+            raise r.fail(f"{where}.pixels_per_unit", "the board image must stay within 4096 px and use at least 8 px per unit")
+        edges = r.mapping(b.get("edges", {}), f"{where}.edges")
+        boards.append(BoardSpec(
+            name=name, label=r.text(b.get("label", name), f"{where}.label"), grid=grid,
+            center=r.vec2(b.get("center"), f"{where}.center"), rotation_y=r.number(b.get("rotation_y", 0), f"{where}.rotation_y"),
+            size=size, margin=r.number(b.get("margin", 0.25), f"{where}.margin"),
+            thickness=r.number(b.get("thickness", 0.1), f"{where}.thickness", positive=True), pixels_per_unit=ppu,
+            background=_color_text(r, b.get("background", "#202020"), f"{where}.background"),
+            cells=_color_rule(r, b.get("cells"), f"{where}.cells", "#d8d0b8"),
+            edges=_color_rule(r, edges, f"{where}.edges", "#404040") if "edges" in b else None,
+            edge_width=r.number(edges.get("width", 0.08), f"{where}.edges.width", positive=True),
+            labels=r.flag(b.get("labels", True), f"{where}.labels"),
+            snap_rotation_y=r.number(b.get("snap_rotation_y", 0), f"{where}.snap_rotation_y")))
+    return tuple(boards)
+
+
+def _board_cell(r: _Reader, boards: Sequence[BoardSpec], board: Any, cell: Any, where: str) -> tuple[BoardSpec, str]:
+    name = r.text(board, f"{where}.board")
+    found = next((b for b in boards if b.name == name), None)
+    if found is None:
+        raise r.fail(f"{where}.board", f"no board {name!r}")
+    cell_id = r.text(cell, f"{where}.cell")
+    if cell_id not in found.grid:
+        raise r.fail(f"{where}.cell", f"board {name!r} has no cell {cell_id!r}")
+    return found, cell_id
+
+
+def _zone_cells(r: _Reader, z: Mapping[str, Any], boards: Sequence[BoardSpec], where: str) -> tuple[BoardSpec, tuple[str, ...]]:
+    cells = r.items(z.get("cells"), f"{where}.cells")
+    if not cells:
+        raise r.fail(f"{where}.cells", "expected at least one cell")
+    board = None
+    ids: list[str] = []
+    for j, cell in enumerate(cells):
+        board, cell_id = _board_cell(r, boards, z.get("board"), cell, f"{where}.cells[{j}]")
+        ids.append(cell_id)
+    assert board is not None
+    return board, tuple(ids)
+
+
+def _cells_box(board: BoardSpec, cells: Sequence[str]) -> tuple[Vec2, Vec2]:
+    """World centre and size of the box around the cells' outlines."""
+    points = [board.to_world(x, z) for c in cells for x, z in board.grid.outline(c)]
+    xs, zs = [p[0] for p in points], [p[1] for p in points]
+    return ((min(xs) + max(xs)) / 2, (min(zs) + max(zs)) / 2), (max(xs) - min(xs), max(zs) - min(zs))
+
+
+def _faces(r: _Reader, value: Any, where: str) -> tuple[Face, ...]:
+    items = r.items(value, where)
+    if len(items) not in (1, 2):
+        raise r.fail(where, f"expected one or two faces, not {len(items)}")
+    faces = []
+    for k, raw in enumerate(items):
+        f = r.mapping(raw, f"{where}[{k}]")
+        faces.append(Face(label=r.text(f.get("label", ""), f"{where}[{k}].label"),
+                          color=_color_text(r, f.get("color", "#c0c0c0"), f"{where}[{k}].color"),
+                          text_color=_color_text(r, f.get("text_color", "#101010"), f"{where}[{k}].text_color")))
+    return tuple(faces)
+
+
+def _shape(r: _Reader, value: Any, where: str) -> str:
+    shape = r.text(value, where)
+    if shape not in TILE_TYPES:
+        raise r.fail(where, f"expected one of {', '.join(TILE_TYPES)}, not {shape!r}")
+    return shape
+
+
+def _parse_pieces(r: _Reader, top: Mapping[str, Any], boards: Sequence[BoardSpec]) -> dict[str, Any]:
+    pieces: list[PieceSpec] = []
+    for i, raw in enumerate(r.items(top.get("pieces", []), "pieces")):
+        where = f"pieces[{i}]"
+        p = r.mapping(raw, where)
+        pid = r.text(p.get("id"), f"{where}.id", empty=False)
+        if not _ROLE_RE.match(pid) or any(o.id == pid for o in pieces):
+            raise r.fail(f"{where}.id", f"{pid!r}: use a new id of lowercase letters, digits, '-' and '_'")
+        kind = r.text(p.get("kind", "token"), f"{where}.kind")
+        if kind not in PIECE_KINDS:
+            raise r.fail(f"{where}.kind", f"expected one of {', '.join(PIECE_KINDS)}, not {kind!r}")
+        cell = None
+        if "cell" in p:
+            board, cell_id = _board_cell(r, boards, p.get("board"), p.get("cell"), where)
+            cell = (board.name, cell_id)
+        pieces.append(PieceSpec(
+            id=pid, name=r.text(p.get("name", pid), f"{where}.name"), description=r.text(p.get("description", ""), f"{where}.description"),
+            kind=kind, shape=_shape(r, p.get("shape", "circle"), f"{where}.shape"),
+            size=r.number(p.get("size", 1.0), f"{where}.size", positive=True), faces=_faces(r, p.get("faces"), f"{where}.faces"),
+            position=r.vec2(p["position"], f"{where}.position") if "position" in p else None, cell=cell))
+    bags: list[BagSpec] = []
+    in_bag: dict[str, str] = {}
+    for i, raw in enumerate(r.items(top.get("bags", []), "bags")):
+        where = f"bags[{i}]"
+        b = r.mapping(raw, where)
+        name = r.text(b.get("name"), f"{where}.name", empty=False)
+        if not _ROLE_RE.match(name) or any(o.name == name for o in bags):
+            raise r.fail(f"{where}.name", f"{name!r}: use a new name of lowercase letters, digits, '-' and '_'")
+        contents = tuple(r.text(v, f"{where}.contents[{j}]") for j, v in enumerate(r.items(b.get("contents", []), f"{where}.contents")))
+        for j, pid in enumerate(contents):
+            if not any(p.id == pid for p in pieces):
+                raise r.fail(f"{where}.contents[{j}]", f"no piece {pid!r}")
+            if pid in in_bag:
+                raise r.fail(f"{where}.contents[{j}]", f"piece {pid!r} is already in bag {in_bag[pid]!r}")
+            in_bag[pid] = name
+        bags.append(BagSpec(name=name, label=r.text(b.get("label", name), f"{where}.label"),
+                            position=r.vec2(b.get("position"), f"{where}.position"),
+                            color=_color_text(r, b.get("color", "#8a6a48"), f"{where}.color"), contents=contents))
+    for i, p in enumerate(pieces):
+        places = (p.position is not None) + (p.cell is not None) + (p.id in in_bag)
+        if places != 1:
+            raise r.fail(f"pieces[{i}]", f"piece {p.id!r} needs exactly one of 'position', 'cell' (with 'board') or a bag listing it")
+    stacks: list[StackSpec] = []
+    for i, raw in enumerate(r.items(top.get("stacks", []), "stacks")):
+        where = f"stacks[{i}]"
+        st = r.mapping(raw, where)
+        name = r.text(st.get("name"), f"{where}.name", empty=False)
+        if not _ROLE_RE.match(name) or any(o.name == name for o in stacks):
+            raise r.fail(f"{where}.name", f"{name!r}: use a new name of lowercase letters, digits, '-' and '_'")
+        count = r.integer(st.get("count"), f"{where}.count")
+        if count < 2:
+            raise r.fail(f"{where}.count", f"a stack holds at least 2 pieces, not {count}")
+        stacks.append(StackSpec(name=name, label=r.text(st.get("label", name), f"{where}.label"),
+                                position=r.vec2(st.get("position"), f"{where}.position"), count=count,
+                                shape=_shape(r, st.get("shape", "square"), f"{where}.shape"),
+                                size=r.number(st.get("size", 1.0), f"{where}.size", positive=True),
+                                faces=_faces(r, st.get("faces"), f"{where}.faces")))
+    return {"pieces": tuple(pieces), "bags": tuple(bags), "stacks": tuple(stacks)}
 
 
 def _tab_color(r: _Reader, value: Any, where: str) -> str:
@@ -409,6 +788,8 @@ class TablePlan:
     sheets: dict[tuple[str, int], SheetRef]
     cards: dict[str, list[PlacedCard]]  # layout deck name -> cards, in deck order
     guids: GuidAllocator = field(repr=False)
+    hand_guids: dict[str, str] = field(default_factory=dict)  # seat colour -> its HandTrigger
+    kit_guids: dict[str, str] = field(default_factory=dict)   # "board/<name>", "piece/<id>", "bag/<name>", "stack/<name>"
 
     def all_cards(self) -> list[PlacedCard]:
         return [c for deck in self.layout.decks for c in self.cards[deck.name]]
@@ -482,7 +863,15 @@ def plan_table(layout: TableLayout, manifest: ArtManifest, game_data: Mapping[st
     if len(set(all_ids)) != len(all_ids):
         dup = next(i for i in all_ids if all_ids.count(i) > 1)
         raise InputError(f"{layout.origin}: physical card id {dup!r} occurs in two decks")
-    return TablePlan(layout, mat_guid, zone_guids, deck_guids, sheets, cards, guids)
+    # allocated after the cards, so adding them left every earlier GUID as it was
+    hand_guids = {seat.color: guids.get(f"hand/{seat.color}") for seat in layout.seats}
+    kit_names = ([f"board/{b.name}" for b in layout.boards] + [f"piece/{p.id}" for p in layout.pieces]
+                 + [f"bag/{b.name}" for b in layout.bags] + [f"stack/{s.name}" for s in layout.stacks])
+    ids = {p.id for p in layout.pieces} & set(all_ids)
+    if ids:
+        raise InputError(f"{layout.origin}: pieces: id {sorted(ids)[0]!r} is also a card id; GMNotes ids must be unique")
+    kit_guids = {name: guids.get(name) for name in kit_names}
+    return TablePlan(layout, mat_guid, zone_guids, deck_guids, sheets, cards, guids, hand_guids, kit_guids)
 
 
 def _xyz(v: Vec3) -> dict[str, float]:
@@ -508,7 +897,91 @@ def table_context(plan: TablePlan) -> dict[str, Any]:
         # cards lie on the mat at this height; a card "upright" for seat 0 has this rotation
         "card_y": _num(layout.snap_y),
         "upright_rotation_y": _num(layout.card.rotation_y),
+        # the kit: boards with their cell grids, pieces, bags, stacks, zones made of cells
+        "grids": {b.name: grid_context(plan, b) for b in layout.boards},
+        "pieces": {p.id: {"guid": plan.kit_guids[f"piece/{p.id}"], "kind": p.kind, "name": p.name,
+                          "bag": next((b.name for b in layout.bags if p.id in b.contents), None),
+                          "cell": None if p.cell is None else {"board": p.cell[0], "cell": p.cell[1]}}
+                   for p in layout.pieces},
+        "bags": {b.name: {"guid": plan.kit_guids[f"bag/{b.name}"], "contents": list(b.contents)} for b in layout.bags},
+        "stacks": {st.name: {"guid": plan.kit_guids[f"stack/{st.name}"], "count": st.count} for st in layout.stacks},
+        "zone_cells": {role: {"board": board, "cells": list(cells)} for role, (board, cells) in layout.zone_cells.items()},
     }
+
+
+def grid_context(plan: TablePlan, board: BoardSpec) -> dict[str, Any]:
+    """What the Lua knows of one board's grid, all computed here.
+
+    ``cells[id]``: world ``position`` (on the board's top face), ``coords``, ``neighbours``
+    (stable order), ``edges`` (neighbour id -> the edge's attributes) and ``attrs``;
+    ``order`` lists the ids in grid order (never iterate ``cells`` with ``pairs`` for order).
+    World -> cell without search: undo the board transform (``origin``, ``rotation_y``
+    clockwise from above, ``scale`` world units per board unit), then step from ``anchor``
+    (one cell's board-local centre and coords) by ``cell_size`` on the square or axial hex
+    lattice, round, and read ``ids["a,b"]``; :func:`world_to_cell` is the reference.
+    """
+    grid, layout = board.grid, plan.layout
+    y = board_y(layout, board)
+    edges: dict[str, dict[str, Any]] = {c.id: {} for c in grid}
+    for e in grid.edges():
+        edges[e.a][e.b] = dict(e.attrs)
+        edges[e.b][e.a] = dict(e.attrs)
+    first = grid.cells[0]
+    return {
+        "guid": plan.kit_guids[f"board/{board.name}"],
+        "shape": grid.shape, "orientation": grid.orientation, "cell_size": _num(grid.cell_size),
+        "origin": {"x": _num(board.center[0]), "z": _num(board.center[1])},
+        "rotation_y": _num(board.rotation_y), "scale": board.scale,
+        "anchor": {"coords": list(first.coords), "x": first.center[0], "z": first.center[1]},
+        "ids": {f"{c.coords[0]},{c.coords[1]}": c.id for c in grid},
+        "order": [c.id for c in grid],
+        "cells": {c.id: {"position": _cell_xyz(board, c.id, y), "coords": list(c.coords),
+                         "neighbours": list(grid.neighbours(c.id)), "edges": edges[c.id], "attrs": dict(c.attrs)}
+                  for c in grid},
+        "edges": [{"cells": [e.a, e.b], **dict(e.attrs)} for e in grid.edges()],
+        "snap_rotation_y": _num((board.rotation_y + board.snap_rotation_y) % 360.0),
+    }
+
+
+def _cell_xyz(board: BoardSpec, cell_id: str, y: float) -> dict[str, float]:
+    x, z = board.cell_world(cell_id)
+    return _xyz((x, y, z))
+
+
+def world_to_cell(ctx: Mapping[str, Any], wx: float, wz: float) -> str | None:
+    """The cell of a board's grid context under world (wx, wz), by arithmetic only (the
+    Lua does the same): board-local point, lattice step from the anchor, rounding."""
+    t = math.radians(ctx["rotation_y"])
+    dx, dz = wx - ctx["origin"]["x"], wz - ctx["origin"]["z"]
+    x = (dx * math.cos(t) - dz * math.sin(t)) / ctx["scale"] - ctx["anchor"]["x"]
+    z = (dx * math.sin(t) + dz * math.cos(t)) / ctx["scale"] - ctx["anchor"]["z"]
+    s = ctx["cell_size"]
+    a0, b0 = ctx["anchor"]["coords"]
+    if ctx["shape"] == "square":
+        a, b = a0 + math.floor(x / s + 0.5), b0 + math.floor(-z / s + 0.5)
+    else:
+        if ctx["orientation"] == "pointy":
+            r = -z / (s * math.sqrt(3) / 2)
+            q = x / s - r / 2
+        else:
+            q = x / (s * math.sqrt(3) / 2)
+            r = -z / s - q / 2
+        a, b = _hex_round(q, r)
+        a, b = a + a0, b + b0
+    return ctx["ids"].get(f"{a},{b}")
+
+
+def _hex_round(q: float, r: float) -> tuple[int, int]:
+    """Nearest axial hex to fractional axial (q, r) (cube rounding)."""
+    x, z = q, r
+    y = -x - z
+    rx, ry, rz = round(x), round(y), round(z)
+    ddx, ddy, ddz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if ddx > ddy and ddx > ddz:
+        rx = -ry - rz
+    elif ddz > ddy:
+        rz = -rx - ry
+    return int(rx), int(rz)
 
 
 # --------------------------------------------------------------------------- the save
@@ -539,7 +1012,7 @@ def _object(name: str, guid: str, xform: dict[str, float], **fields: Any) -> dic
         "ColorDiffuse": _color((1.0, 1.0, 1.0)), "Locked": False, "Grid": True, "Snap": True, "IgnoreFoW": False,
         "MeasureMovement": False, "DragSelectable": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
         "GridProjection": False, "HideWhenFaceDown": False, "Hands": False, "LuaScript": "", "LuaScriptState": "",
-        "XmlUI": "",
+        "XmlUI": "", "LayoutGroupSortIndex": 0, "Value": 0,
     }
     obj.update(fields)
     return obj
@@ -555,41 +1028,221 @@ def _custom_deck_entry(manifest: ArtManifest, ref: SheetRef, card_type: int, url
             "Type": card_type}
 
 
+def _card_type(layout: TableLayout, deck: str) -> int:
+    placement = next(d for d in layout.decks if d.name == deck)
+    return layout.card.type if placement.card_type is None else placement.card_type
+
+
 def _card_object(plan: TablePlan, manifest: ArtManifest, card: PlacedCard, xform: dict[str, float], locked: bool,
                  url: ImageUrl) -> dict[str, Any]:
     ref = next(r for r in plan.sheets.values() if r.key == card.deck_key)
     return _object("Card", card.guid, xform, Nickname=card.nickname, Description=card.description, GMNotes=card.id,
                    Locked=locked, HideWhenFaceDown=True, Hands=True, SidewaysCard=False, CardID=card.card_id,
-                   CustomDeck={str(ref.key): _custom_deck_entry(manifest, ref, plan.layout.card.type, url)})
+                   CustomDeck={str(ref.key): _custom_deck_entry(manifest, ref, _card_type(plan.layout, card.deck), url)})
+
+
+def kit_images(layout: TableLayout) -> list[str]:
+    """The images the kit needs drawn (boards, piece and stack faces), in layout order."""
+    names = [b.image for b in layout.boards]
+    names += [p.image(side) for p in layout.pieces for side in range(len(p.faces))]
+    names += [st.image(side) for st in layout.stacks for side in range(len(st.faces))]
+    return names
 
 
 def image_names(plan: TablePlan, manifest: ArtManifest) -> list[str]:
     """Every image file (relative to ``images/``) the save refers to, sorted."""
-    names = {MAT_IMAGE}
+    names = {MAT_IMAGE} | set(kit_images(plan.layout))
     for ref in plan.sheets.values():
         sheet = manifest.decks[ref.art].sheets[ref.sheet]
         names.update((sheet.face, sheet.back))
     return sorted(names)
 
 
-def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, players: tuple[int, int],
-               game_data: Mapping[str, Any], image_url: ImageUrl, lua_script: str, xml_ui: str,
-               notebook: Mapping[str, str]) -> dict[str, Any]:
-    """The ``SaveState`` dict. ``image_url(name)`` maps a file in ``images/`` to its URL;
-    ``notebook`` maps each layout notebook tab id to its body text."""
-    layout = plan.layout
-    meta = layout.metadata
-    objects: list[dict[str, Any]] = []
+def save_epoch(environ: Mapping[str, str] | None = None) -> int:
+    """The build's timestamp: ``$SOURCE_DATE_EPOCH`` (whole seconds) or :data:`DEFAULT_SAVE_EPOCH`.
 
+    A malformed value is an :class:`InputError` naming the variable, not a silent fallback.
+    """
+    value = (os.environ if environ is None else environ).get("SOURCE_DATE_EPOCH", "").strip()
+    if not value:
+        return DEFAULT_SAVE_EPOCH
+    if not value.isdigit():
+        raise InputError(f"SOURCE_DATE_EPOCH: expected whole seconds since 1970, not {value!r}")
+    return int(value)
+
+
+def tts_date(epoch: int) -> str:
+    """``Date`` as TTS writes it (US locale, observed): ``M/D/YYYY h:mm:ss AM``, in UTC."""
+    t = datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc)
+    return f"{t.month}/{t.day}/{t.year} {t.hour % 12 or 12}:{t.minute:02d}:{t.second:02d} {'PM' if t.hour >= 12 else 'AM'}"
+
+
+def tool_memo() -> str:
+    """What the mat's ``Memo`` holds: the tool and its version, as JSON text."""
+    from tts_builder import __version__
+    return json.dumps({"tool": TOOL_NAME, "version": __version__}, sort_keys=True, separators=(",", ":"))
+
+
+def built_by(save: Mapping[str, Any]) -> dict[str, str] | None:
+    """The ``{"tool", "version"}`` a save built by this tool records, or None for any other save."""
+    for obj in save.get("ObjectStates") or []:
+        memo = obj.get("Memo") if isinstance(obj, Mapping) else None
+        if isinstance(memo, str) and memo.startswith("{"):
+            try:
+                data = json.loads(memo)
+            except ValueError:
+                continue
+            if isinstance(data, dict) and data.get("tool") == TOOL_NAME:
+                return {"tool": str(data["tool"]), "version": str(data.get("version", ""))}
+    return None
+
+
+def hand_transforms(save: Mapping[str, Any]) -> dict[str, dict[str, float]]:
+    """Each seat colour's hand ``Transform`` in a save: from its ``HandTrigger`` objects (what
+    current TTS and this builder write), else from the older ``Hands.HandTransforms``."""
+    found = {str(o["FogColor"]): dict(o["Transform"]) for o in save.get("ObjectStates") or []
+             if isinstance(o, Mapping) and o.get("Name") == "HandTrigger" and o.get("FogColor")}
+    if found:
+        return found
+    hands = save.get("Hands")
+    old = hands.get("HandTransforms") if isinstance(hands, Mapping) else None
+    return {str(h["Color"]): dict(h["Transform"]) for h in old or [] if isinstance(h, Mapping) and "Color" in h}
+
+
+def _mat_object(plan: TablePlan, image_url: ImageUrl) -> dict[str, Any]:
+    """The play mat: a locked ``Custom_Tile`` showing the mat image.
+
+    ``Stretch`` makes TTS shape the tile to the image's aspect ratio, so the scale is
+    uniform (as every stretched tile in real saves has it): the tile's longer side is
+    ``tile_base_size`` at scale 1 (estimate), and the image has the mat's proportions.
+    """
+    layout = plan.layout
     mat = layout.mat
     (mx, mz), (mw, md) = mat.center, mat.size
-    objects.append(_object(
+    scale = max(mw, md) / mat.tile_base_size
+    return _object(
         "Custom_Tile", plan.mat_guid,
-        transform((mx, layout.surface_y + mat.thickness / 2, mz), (0.0, mat.rotation_y, 0.0),
-                  (mw / mat.tile_base_size, 1.0, md / mat.tile_base_size)),
-        Nickname=mat.name, Locked=True, Grid=False, Snap=False, DragSelectable=False, Tooltip=False,
+        transform((mx, layout.surface_y + mat.thickness / 2, mz), (0.0, mat.rotation_y, 0.0), (scale, 1.0, scale)),
+        Nickname=mat.name, Memo=tool_memo(), Locked=True, Grid=False, Snap=False, DragSelectable=False, Tooltip=False,
         CustomImage={"ImageURL": image_url(MAT_IMAGE), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
-                     "CustomTile": {"Type": 0, "Thickness": _num(mat.thickness), "Stackable": False, "Stretch": True}}))
+                     "CustomTile": {"Type": 0, "Thickness": _num(mat.thickness), "Stackable": False, "Stretch": True}})
+
+
+def _hand_objects(plan: TablePlan) -> list[dict[str, Any]]:
+    """One ``HandTrigger`` per seat, as current TTS saves hold hands (``Hands.HandTransforms``
+    is the pre-v13 form): tinted with the seat colour at alpha 0, owner in ``FogColor``."""
+    return [_object("HandTrigger", plan.hand_guids[s.color],
+                    transform(s.hand_position, (0.0, s.hand_rotation_y, 0.0), s.hand_scale),
+                    ColorDiffuse=_color(PLAYER_COLORS[s.color], 0.0), Locked=True, Grid=False, FogColor=s.color)
+            for s in plan.layout.seats]
+
+
+def board_y(layout: TableLayout, board: BoardSpec) -> float:
+    """Height of a board's top face (boards lie on the mat)."""
+    return layout.snap_y + board.thickness
+
+
+def board_snaps(layout: TableLayout) -> list[tuple[Vec3, Vec3]]:
+    """A snap point on every cell of every board: world position and rotation (a piece
+    lands upright for the board, turned by the board's ``snap_rotation_y``)."""
+    out = []
+    for board in layout.boards:
+        rot = (0.0, (board.rotation_y + board.snap_rotation_y) % 360.0, 0.0)
+        for cell in board.grid:
+            x, z = board.to_world(*cell.center)
+            out.append(((x, board_y(layout, board), z), rot))
+    return out
+
+
+def _image_block(front: str, back: str, **extra: Any) -> dict[str, Any]:
+    return {"ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1.0, "WidthScale": 0.0, **extra}
+
+
+def _piece_object(plan: TablePlan, piece: PieceSpec, pos: Vec3, rot_y: float, url: ImageUrl) -> dict[str, Any]:
+    layout = plan.layout
+    front = url(piece.image(0))
+    back = url(piece.image(1)) if len(piece.faces) > 1 else ""
+    scale = piece.size / layout.mat.tile_base_size
+    xform = transform(pos, (0.0, rot_y, 0.0), (scale, 1.0, scale))
+    common = dict(Nickname=piece.name, Description=piece.description, GMNotes=piece.id)
+    if piece.kind == "figurine":
+        xform = transform(pos, (0.0, rot_y, 0.0), (piece.size, piece.size, piece.size))
+        return _object("Figurine_Custom", plan.kit_guids[f"piece/{piece.id}"], xform, **common,
+                       CustomImage=_image_block(front, back),
+                       CustomFigurine={"UseMinimalCollider": False, "MirroredBack": False})
+    if piece.kind == "token" and len(piece.faces) == 1:
+        return _object("Custom_Token", plan.kit_guids[f"piece/{piece.id}"], xform, **common,
+                       CustomImage=_image_block(front, "", CustomToken={
+                           "Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": False}))
+    return _object("Custom_Tile", plan.kit_guids[f"piece/{piece.id}"], xform, **common,
+                   CustomImage=_image_block(front, back, CustomTile={
+                       "Type": TILE_TYPES[piece.shape], "Thickness": 0.2, "Stackable": False, "Stretch": True}))
+
+
+def piece_position(layout: TableLayout, piece: PieceSpec) -> tuple[Vec3, float]:
+    """Where a piece not in a bag starts (world position and rotation y)."""
+    upright = layout.card.rotation_y
+    if piece.cell is not None:
+        board = layout.board(piece.cell[0])
+        x, z = board.cell_world(piece.cell[1])
+        return (x, board_y(layout, board) + 0.2, z), (upright + board.rotation_y) % 360.0
+    assert piece.position is not None
+    return (piece.position[0], layout.snap_y + 0.2, piece.position[1]), upright
+
+
+def _kit_objects(plan: TablePlan, url: ImageUrl) -> list[dict[str, Any]]:
+    """Boards, pieces on the table, bags with their pieces, stacks."""
+    layout = plan.layout
+    objects: list[dict[str, Any]] = []
+    for board in layout.boards:
+        (w, d), base = board.size, layout.mat.tile_base_size
+        objects.append(_object(
+            "Custom_Tile", plan.kit_guids[f"board/{board.name}"],
+            transform((board.center[0], layout.snap_y + board.thickness / 2, board.center[1]),
+                      (0.0, (layout.mat.rotation_y + board.rotation_y) % 360.0, 0.0),
+                      (max(w, d) / base, 1.0, max(w, d) / base)),
+            Nickname=board.label, GMNotes=board.name, Locked=True, Grid=False, Tooltip=False,
+            CustomImage=_image_block(url(board.image), "", CustomTile={
+                "Type": 0, "Thickness": _num(board.thickness), "Stackable": False, "Stretch": True})))
+    bagged = {pid for bag in layout.bags for pid in bag.contents}
+    by_id = {p.id: p for p in layout.pieces}
+    for piece in layout.pieces:
+        if piece.id not in bagged:
+            pos, rot_y = piece_position(layout, piece)
+            objects.append(_piece_object(plan, piece, pos, rot_y, url))
+    for bag in layout.bags:
+        pos = (bag.position[0], layout.snap_y + 0.5, bag.position[1])
+        objects.append(_object(
+            "Bag", plan.kit_guids[f"bag/{bag.name}"], transform(pos), Nickname=bag.label, GMNotes=bag.name,
+            ColorDiffuse=_color(_rgb(bag.color)), MaterialIndex=-1, MeshIndex=-1, Number=0, Bag={"Order": 0},
+            ContainedObjects=[_piece_object(plan, by_id[pid], pos, layout.card.rotation_y, url) for pid in bag.contents]))
+    for st in layout.stacks:
+        scale = st.size / layout.mat.tile_base_size
+        objects.append(_object(
+            "Custom_Tile_Stack", plan.kit_guids[f"stack/{st.name}"],
+            transform((st.position[0], layout.snap_y + 0.2, st.position[1]), (0.0, layout.card.rotation_y, 0.0),
+                      (scale, 1.0, scale)),
+            Nickname=st.label, GMNotes=st.name, MaterialIndex=-1, MeshIndex=-1, Number=st.count,
+            CustomImage=_image_block(url(st.image(0)), url(st.image(1)) if len(st.faces) > 1 else "", CustomTile={
+                "Type": TILE_TYPES[st.shape], "Thickness": 0.2, "Stackable": True, "Stretch": True})))
+    return objects
+
+
+def _rgb(color: str) -> tuple[float, float, float]:
+    return (int(color[1:3], 16) / 255, int(color[3:5], 16) / 255, int(color[5:7], 16) / 255)
+
+
+def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, players: tuple[int, int],
+               game_data: Mapping[str, Any], image_url: ImageUrl, lua_script: str, xml_ui: str,
+               notebook: Mapping[str, str], epoch: int | None = None) -> dict[str, Any]:
+    """The ``SaveState`` dict. ``image_url(name)`` maps a file in ``images/`` to its URL;
+    ``notebook`` maps each layout notebook tab id to its body text; ``epoch`` gives ``Date``
+    and ``EpochTime`` (default :func:`save_epoch`: ``$SOURCE_DATE_EPOCH`` or the fixed date)."""
+    epoch = save_epoch() if epoch is None else epoch
+    layout = plan.layout
+    meta = layout.metadata
+    objects: list[dict[str, Any]] = [_mat_object(plan, image_url)]
+    mat = layout.mat
 
     for zone in layout.zones:
         tint = PLAYER_COLORS[layout.seats[zone.seat].color] if zone.seat is not None else (1.0, 1.0, 1.0)
@@ -604,7 +1257,7 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
     for placement in layout.decks:
         cards = plan.cards[placement.name]
         rot = (0.0, rot_y, 180.0 if placement.face_down else 0.0)
-        scale = (placement.scale, 1.0, placement.scale)
+        scale = (placement.object_scale(layout.card), 1.0, placement.object_scale(layout.card))
         if placement.zone is not None:
             zone = layout.zone(placement.zone)
             pos = (zone.center[0], layout.surface_y + mat.thickness + 0.5, zone.center[1])
@@ -620,7 +1273,8 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
                 "Deck", plan.deck_guids[placement.name], xform,
                 Nickname=manifest.decks[placement.art].name, GMNotes=placement.name, Locked=placement.locked,
                 HideWhenFaceDown=True, SidewaysCard=False, DeckIDs=[c.card_id for c in cards],
-                CustomDeck={str(k): _custom_deck_entry(manifest, refs[k], layout.card.type, image_url) for k in keys},
+                CustomDeck={str(k): _custom_deck_entry(manifest, refs[k], _card_type(layout, placement.name), image_url)
+                            for k in keys},
                 ContainedObjects=contained))
         else:
             for card in cards:
@@ -629,7 +1283,14 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
                 objects.append(_card_object(plan, manifest, card, transform(pos, rot, scale), placement.locked,
                                             image_url))
 
-    snaps = [{"Position": _xyz((x, layout.snap_y, z))} for zone in layout.zones for x, z in zone.snap_positions()]
+    objects.extend(_hand_objects(plan))
+    objects.extend(_kit_objects(plan, image_url))
+
+    # a card dropped on a zone's snap turns upright for the seat the zone faces
+    snaps = [{"Position": _xyz((x, layout.snap_y, z)),
+              "Rotation": _xyz((0.0, (rot_y + 180.0 * (zone.facing % 2)) % 360.0, 0.0))}
+             for zone in layout.zones for x, z in zone.snap_positions()]
+    snaps += [{"Position": _xyz(pos), "Rotation": _xyz(rot)} for pos, rot in board_snaps(layout)]
 
     tabs: dict[str, dict[str, Any]] = {}
     for tab in layout.notebook_tabs:
@@ -642,6 +1303,9 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
 
     save: dict[str, Any] = {
         "SaveName": game_name,
+        "EpochTime": int(epoch),
+        "Date": tts_date(epoch),
+        "VersionNumber": TTS_VERSION,
         "GameMode": str(meta.get("game_mode", game_name)),
         "GameType": str(meta.get("game_type", "Game")),
         "GameComplexity": str(meta.get("game_complexity", "")),
@@ -655,13 +1319,9 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
         "LuaScript": lua_script,
         "LuaScriptState": "",
         "PlayerCounts": [int(players[0]), int(players[1])],
-        "Tags": [str(t) for t in game_data.get("tags", [])],
-        "Hands": {
-            "Enable": True, "DisableUnused": True, "Hiding": 0,
-            "HandTransforms": [{"Color": s.color,
-                                "Transform": transform(s.hand_position, (0.0, s.hand_rotation_y, 0.0), s.hand_scale)}
-                               for s in layout.seats],
-        },
+        "Tags": [str(t) for t in meta.get("tags", [])],
+        "ComponentTags": {"labels": []},
+        "Hands": {"Enable": True, "DisableUnused": True, "Hiding": 0},
         "TabStates": tabs,
         "SnapPoints": snaps,
         "ObjectStates": objects,

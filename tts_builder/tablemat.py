@@ -17,7 +17,7 @@ import math
 from PIL import Image, ImageDraw
 
 from tts_builder.art.render import fit_text, font, png_bytes
-from tts_builder.save import PLAYER_COLORS, Panel, Rect, TableLayout, Zone
+from tts_builder.save import PLAYER_COLORS, BoardSpec, Face, Panel, Rect, TableLayout, Zone, kit_images
 
 RGB = tuple[int, int, int]
 
@@ -124,6 +124,8 @@ def render_mat(layout: TableLayout) -> Image.Image:
     card_w, card_h = layout.card.size
     outline = _mix(c.colors["zone"], c.colors["hint"], 0.45)
     for zone in layout.zones:
+        if zone.role in layout.zone_cells:  # made of board cells: the board shows it, not the mat
+            continue
         left, top, _, _ = c.box(zone.rect)
         pic = _zone_picture(c, zone)
         c.img.paste(pic, (left, top), pic)
@@ -131,7 +133,7 @@ def render_mat(layout: TableLayout) -> Image.Image:
             box = c.box((x - card_w / 2, z - card_h / 2, x + card_w / 2, z + card_h / 2))
             draw.rounded_rectangle(box, radius=c.px(0.15), outline=outline, width=max(1, c.px(0.025)))
     for placement in layout.decks:  # cards laid out one by one (e.g. reference cards)
-        w, h = card_w * placement.scale, card_h * placement.scale
+        w, h = placement.footprint(layout.card)
         for x, z in placement.spread:
             box = c.box((x - w / 2, z - h / 2, x + w / 2, z + h / 2))
             draw.rounded_rectangle(box, radius=c.px(0.12), outline=outline, width=max(1, c.px(0.025)))
@@ -150,4 +152,80 @@ def render_thumbnail(layout: TableLayout, size: int = 256) -> Image.Image:
     small = mat.resize((max(1, round(mat.width * scale)), max(1, round(mat.height * scale))), Image.Resampling.LANCZOS)
     out = Image.new("RGB", (size, size), _hex(layout.mat.colors["background"]))
     out.paste(small, ((size - small.width) // 2, (size - small.height) // 2))
+    return out
+
+
+# --------------------------------------------------------------------------- the kit's pictures
+
+PIECE_PX = 256
+
+
+def render_board(board: BoardSpec) -> Image.Image:
+    """A board picture from its grid: cells filled by the cell colour rule, edges (when the
+    board has an ``edges`` rule) drawn centre to centre in its colours, cell ids as labels. The image
+    covers the board's ``size`` at ``pixels_per_unit``, top = board-local +z."""
+    w, d = board.size
+    ppu = board.pixels_per_unit
+    size = (math.ceil(w * ppu), math.ceil(d * ppu))
+    img = Image.new("RGB", size, _hex(board.background))
+    draw = ImageDraw.Draw(img)
+    s = board.scale
+
+    def px(x: float, z: float) -> tuple[float, float]:
+        return (size[0] / 2 + x * s * ppu, size[1] / 2 - z * s * ppu)
+
+    grid = board.grid
+    line = max(1, round(0.03 * s * ppu))
+    for cell in grid:
+        draw.polygon([px(x, z) for x, z in grid.outline(cell.id)], fill=_hex(board.cells.color_of(cell.attrs)),
+                     outline=_hex(board.background), width=line)
+    width = max(1, round(board.edge_width * s * ppu))
+    for edge in grid.edges() if board.edges is not None else ():
+        a, b = grid.cell(edge.a).center, grid.cell(edge.b).center
+        draw.line((px(*a), px(*b)), fill=_hex(board.edges.color_of(edge.attrs)), width=width)
+    if board.labels:
+        cell_px = round(grid.cell_size * s * ppu)
+        for cell in grid:
+            cx, cz = px(*cell.center)
+            half = cell_px // 3
+            _text(draw, cell.id, (round(cx - half), round(cz - half), round(cx + half), round(cz + half)),
+                  (16, 16, 16), max(8, cell_px // 4))
+    return img
+
+
+def render_face(face: Face, shape: str, *, cutout: bool) -> Image.Image:
+    """One face of a piece: the shape filled with the face colour, its label centred.
+    ``cutout`` (tokens, which TTS cuts out of the image) leaves the outside transparent."""
+    n = PIECE_PX
+    img = Image.new("RGBA", (n, n), (0, 0, 0, 0) if cutout else _hex(face.color) + (255,))
+    draw = ImageDraw.Draw(img)
+    fill = _hex(face.color) + (255,)
+    edge = _mix(_hex(face.color), (0, 0, 0), 0.5) + (255,)
+    if shape == "circle":
+        draw.ellipse((4, 4, n - 5, n - 5), fill=fill, outline=edge, width=6)
+    elif shape == "hex":
+        r = n / 2 - 4
+        draw.polygon([(n / 2 + r * math.cos(math.radians(30 + 60 * k)), n / 2 + r * math.sin(math.radians(30 + 60 * k)))
+                      for k in range(6)], fill=fill, outline=edge)
+    elif shape == "rounded":
+        draw.rounded_rectangle((4, 4, n - 5, n - 5), radius=n // 8, fill=fill, outline=edge, width=6)
+    else:
+        draw.rectangle((4, 4, n - 5, n - 5), fill=fill, outline=edge, width=6)
+    _text(draw, face.label, (n // 6, n // 6, n - n // 6, n - n // 6), _hex(face.text_color), n // 3, wrap=True)
+    return img if cutout else img.convert("RGB")
+
+
+def render_kit_images(layout: TableLayout) -> dict[str, bytes]:
+    """Every kit image (:func:`tts_builder.save.kit_images`) as deterministic PNG bytes, by file name."""
+    out: dict[str, bytes] = {}
+    for board in layout.boards:
+        out[board.image] = png_bytes(render_board(board))
+    for piece in layout.pieces:
+        cutout = piece.kind == "token" and len(piece.faces) == 1
+        for side, face in enumerate(piece.faces):
+            out[piece.image(side)] = png_bytes(render_face(face, piece.shape, cutout=cutout))
+    for st in layout.stacks:
+        for side, face in enumerate(st.faces):
+            out[st.image(side)] = png_bytes(render_face(face, st.shape, cutout=False))
+    assert list(out) == kit_images(layout)
     return out

@@ -23,8 +23,8 @@ from lupa.lua52 import lua_type
 
 from tts_builder.luasandbox import LuaSandbox, LuaSandboxError, _LuaTable
 
-__all__ = ["ALL_COLORS", "Call", "FakeObject", "FakePlayer", "FakeTTS", "FakeUI", "Message",
-           "PLAYER_ACTIONS", "PLAYER_COLORS"]
+__all__ = ["ALL_COLORS", "CONTAINER_TYPES", "Call", "FakeObject", "FakePlayer", "FakeTTS", "FakeUI", "Message",
+           "OBJECT_TYPES", "PLAYER_ACTIONS", "PLAYER_COLORS"]
 
 PLAYER_COLORS = ("White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink")
 """TTS's seat colours, in TTS's order."""
@@ -34,6 +34,21 @@ PLAYER_ACTIONS = ("Copy", "Cut", "Delete", "FlipIncrementalLeft", "FlipIncrement
                   "Group", "Paste", "PickUp", "Randomize", "RotateIncrementalLeft", "RotateIncrementalRight",
                   "RotateOver", "Select", "Under")
 """``Player.Action`` names. Their values are these positions from 0, following the docs' order."""
+
+OBJECT_TYPES = {
+    "Card": "Card", "CardCustom": "Card", "Deck": "Deck", "DeckCustom": "Deck",
+    "Bag": "Bag", "Custom_Model_Bag": "Bag", "Infinite_Bag": "Infinite", "Custom_Model_Infinite_Bag": "Infinite",
+    "Custom_Tile": "Tile", "Custom_Tile_Stack": "Tile", "Custom_Token": "Token", "Custom_Token_Stack": "Token",
+    "Figurine_Custom": "Figurine", "Custom_Board": "Board", "Custom_Model": "Generic", "Custom_Model_Stack": "Generic",
+    "ScriptingTrigger": "Scripting", "HandTrigger": "Hand",
+}
+"""A save's object ``Name`` -> the ``type`` TTS scripts see (``obj.type``); other names keep their own.
+Card, Deck, Bag, Infinite, Scripting and Hand are documented; the tile, token, figurine and board
+types follow TTS's custom-object categories (unverified in game)."""
+CONTAINER_TYPES = ("Deck", "Bag", "Infinite")
+"""Object types that hold other objects (``ContainedObjects``): take, put, getObjects, shuffle."""
+STACK_NAMES = ("Custom_Tile_Stack", "Custom_Token_Stack", "Custom_Model_Stack")
+"""Stacks of identical, anonymous pieces: a ``Number``, no contained objects."""
 
 
 class Message(NamedTuple):
@@ -206,6 +221,8 @@ function Global.getVar(name) return G[name] end
 function Global.setVar(name, value) G[name] = value return true end
 Global.getTable = Global.getVar
 Global.setTable = Global.setVar
+function Global.getSnapPoints() return api.get_snap_points() end
+function Global.setSnapPoints(points) return api.set_snap_points(points) end
 function Global.call(name, params)
   local f = G[name]
   if type(f) ~= 'function' then error('Global.call: no function ' .. tostring(name), 2) end
@@ -311,12 +328,14 @@ class FakeObject:
     def __init__(self, fake: FakeTTS, guid: str, type: str, *, name: str = "", description: str = "",
                  gm_notes: str = "", tags: Iterable[str] = (), card_id: int | None = None,
                  position: Sequence[float] = (0.0, 1.0, 0.0), rotation: Sequence[float] = (0.0, 180.0, 0.0),
-                 memo: str | None = None, locked: bool = False, owner: str | None = None) -> None:
+                 memo: str | None = None, locked: bool = False, owner: str | None = None,
+                 tts_name: str | None = None, number: int = 0) -> None:
         self._fake = fake
         self.guid = guid
         self.type = type
         self.tag = type
-        self.name = {"Scripting": "ScriptingTrigger", "Hand": "HandTrigger"}.get(type, type)
+        self.name = tts_name or {"Scripting": "ScriptingTrigger", "Hand": "HandTrigger"}.get(type, type)
+        self._number = number  # stacks: how many identical pieces
         self._nickname = name
         self._description = description
         self._gm_notes = gm_notes
@@ -506,14 +525,16 @@ class FakeObject:
         return json.dumps(self._data(), sort_keys=True, indent=2 if indented else None)
 
     def getQuantity(self) -> int:
-        return len(self._contents) if self.type in ("Deck", "Bag", "Infinite") else -1
+        if self.name in STACK_NAMES:
+            return self._number
+        return len(self._contents) if self.type in CONTAINER_TYPES else -1
 
     def getObjects(self) -> Any:
         """Zones: the objects inside. Containers: TTS's info tables, top first (index 0)."""
         sb = self._fake.sandbox
         if self.type in ("Scripting", "Hand"):
             return sb.table(*self._members)
-        if self.type in ("Deck", "Bag", "Infinite"):
+        if self.type in CONTAINER_TYPES:
             return sb.table(*[sb.to_lua({
                 "index": i, "guid": o.guid, "name": o._nickname, "nickname": o._nickname,
                 "description": o._description, "gm_notes": o._gm_notes, "memo": o.memo or "",
@@ -534,6 +555,8 @@ class FakeObject:
         p = self._fake.sandbox.from_lua(params, empty_as="dict") if params is not None else {}
         if not isinstance(p, dict):
             p = {}
+        if self.name in STACK_NAMES:  # a stack hands out a new single piece
+            return self._fake._take_from_stack(self, position=p.get("position"), now=False)
         obj = self._fake._take(self, index=p.get("index"), guid=p.get("guid"), top=p.get("top", True),
                                position=p.get("position"), rotation=p.get("rotation"),
                                flip=bool(p.get("flip", False)), now=False)
@@ -660,6 +683,8 @@ class FakeObject:
         }
         if self._card_id is not None:
             d["CardID"] = self._card_id
+        if self.name in STACK_NAMES:
+            d["Number"] = self._number
         if self._contents:
             d["ContainedObjects"] = [o._data() for o in self._contents]
             if self.type == "Deck":
@@ -929,6 +954,8 @@ class FakeTTS:
         self._scene: dict[str, FakeObject] = {}
         self._all: dict[str, FakeObject] = {}
         self._hands: list[FakeObject] = []
+        self.snap_points: list[dict[str, Any]] = []
+        """Global snap points: ``{"position", "rotation", "rotation_snap", "tags"}`` (harness view)."""
         self._guid_counter = 0xA00000
         self.messages: list[Message] = []
         self.broadcasts: list[Message] = []
@@ -996,6 +1023,8 @@ class FakeTTS:
             ui=self.ui,
             web=self._web,
             get_object=lambda guid: self._scene.get(guid) if isinstance(guid, str) else None,
+            get_snap_points=self._get_snap_points,
+            set_snap_points=self._set_snap_points,
             get_objects=lambda: sb.table(*self._scene.values()),
             with_tag=lambda tag: sb.table(*[o for o in self._scene.values() if tag in o._tags]),
             with_any_tags=lambda tags: self._with_tags(tags, any),
@@ -1067,6 +1096,87 @@ class FakeTTS:
         zone = self._make("Scripting", guid, name=name, tags=tags, position=position, rotation=(0, 0, 0))
         self._scene[zone.guid] = zone
         return zone
+
+    def add_hand(self, color: str, *, guid: str | None = None,
+                 position: Sequence[float] = (0.0, 1.0, 0.0)) -> FakeObject:
+        """A hand zone owned by ``color`` (a save's ``HandTrigger``); it comes after the colour's other hands."""
+        zone = self._make("Hand", guid, name=f"{color} hand", position=position, rotation=(0, 0, 0), owner=color)
+        self._scene[zone.guid] = zone
+        self._hands.append(zone)
+        return zone
+
+    def load_save(self, save: dict[str, Any]) -> dict[str, FakeObject]:
+        """Lay a save's table out: every object of ``ObjectStates`` (zones, hands from
+        ``HandTrigger`` objects, containers with their contents, stacks with their
+        ``Number``) and the global ``SnapPoints``. No events fire and no script runs.
+        Returns the objects by GUID (contained ones included)."""
+        loaded: dict[str, FakeObject] = {}
+        for data in save.get("ObjectStates") or []:
+            self._load_object(data, None, loaded)
+        self.snap_points = []
+        for point in save.get("SnapPoints") or []:
+            rotation = point.get("Rotation")
+            self.snap_points.append({
+                "position": self._xyz(point.get("Position", {})),
+                "rotation": self._xyz(rotation) if rotation is not None else [0.0, 0.0, 0.0],
+                "rotation_snap": rotation is not None, "tags": [str(t) for t in point.get("Tags", [])]})
+        return loaded
+
+    def _load_object(self, data: dict[str, Any], container: FakeObject | None,
+                     loaded: dict[str, FakeObject]) -> FakeObject:
+        name = str(data["Name"])
+        t = data.get("Transform", {})
+        pos = (t.get("posX", 0.0), t.get("posY", 0.0), t.get("posZ", 0.0))
+        rot = (t.get("rotX", 0.0), t.get("rotY", 0.0), t.get("rotZ", 0.0))
+        guid = data.get("GUID") or None
+        if name == "HandTrigger" and container is None:
+            obj = self.add_hand(str(data.get("FogColor", "White")), guid=guid, position=pos)
+        elif name == "ScriptingTrigger" and container is None:
+            obj = self.add_zone(guid=guid, name=data.get("Nickname", ""), tags=data.get("Tags", []), position=pos)
+        else:
+            obj = self._make(OBJECT_TYPES.get(name, name), guid, name=data.get("Nickname", ""),
+                             description=data.get("Description", ""), gm_notes=data.get("GMNotes", ""),
+                             tags=data.get("Tags", []), card_id=data.get("CardID"), position=pos, rotation=rot,
+                             memo=data.get("Memo"), locked=bool(data.get("Locked", False)), tts_name=name,
+                             number=int(data.get("Number", 0) or 0))
+            if container is None:
+                self._scene[obj.guid] = obj
+            else:
+                obj._container = container
+                container._contents.append(obj)
+            for child in data.get("ContainedObjects") or []:
+                self._load_object(child, obj, loaded)
+        loaded[obj.guid] = obj
+        return obj
+
+    def _take_from_stack(self, stack: FakeObject, *, position: Any = None, now: bool) -> FakeObject | None:
+        """One piece off a stack of identical pieces: a new object (new GUID), the stack one fewer."""
+        if stack._number <= 0:
+            return None
+        stack._number -= 1
+        piece = self._make(stack.type, None, name=stack._nickname, description=stack._description,
+                           gm_notes=stack._gm_notes, tags=stack._tags,
+                           position=self._xyz(position) if position is not None else stack._position,
+                           rotation=stack._rotation, tts_name=stack.name.replace("_Stack", ""))
+        self._scene[piece.guid] = piece
+        stack._record("takeObject", piece.guid)
+        return piece
+
+    def _get_snap_points(self) -> Any:
+        sb = self.sandbox
+        return sb.table(*[sb.table(position=self._vector(p["position"]), rotation=self._vector(p["rotation"]),
+                                   rotation_snap=p["rotation_snap"], tags=sb.table(*p["tags"]))
+                          for p in self.snap_points])
+
+    def _set_snap_points(self, points: Any) -> bool:
+        out = []
+        for p in self.sandbox.from_lua(points, empty_as="list") or []:
+            rotation = p.get("rotation")
+            out.append({"position": self._xyz(p.get("position", {})),
+                        "rotation": self._xyz(rotation) if rotation is not None else [0.0, 0.0, 0.0],
+                        "rotation_snap": bool(p.get("rotation_snap", False)), "tags": [str(t) for t in p.get("tags", [])]})
+        self.snap_points = out
+        return True
 
     def hand_zone(self, color: str, index: int = 1, *, create: bool = True) -> Any:
         """The colour's ``index``-th hand zone (1-based), created on first use."""
