@@ -15,6 +15,7 @@ import test_ttc_mod
 from rules.players import choose
 from modtable import build_save
 from test_ttc_mod import Table
+from tts_builder.save import hand_transforms
 from tts_builder.simulate import play_game
 from tts_builder.validate import validate_data
 
@@ -28,7 +29,7 @@ def built(tmp_path_factory) -> dict[str, Any]:
 
 
 def test_six_seats_each_with_a_hand_on_its_side_of_the_table(built):
-    hands = {h["Color"]: h["Transform"] for h in built["Hands"]["HandTransforms"]}
+    hands = hand_transforms(built)
     assert list(hands) == SEAT_COLORS
     game = rules.get_game(GAME_ID)
     opts = dict(game.options)
