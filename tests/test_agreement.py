@@ -98,18 +98,18 @@ def test_the_default_sweep_covers_every_seat_count_and_option_value():
     ttc = combinations("twin-tower-city")
     assert {c.players for c in ttc} == {2, 4, 6}
     assert all(dict(c.options).get("teams") is not True for c in ttc), "teams is what 4 and 6 seats play already"
-    assert len(ttc) == 21  # (defaults + 6 options off their default, teams aside) x 3 seat counts
+    assert len(ttc) == 30  # (defaults + 9 option values off their default, teams aside) x 3 seat counts
     assert [c.options_dict for c in combinations("two-and-two")] == [
         {}, {"denied_symbol_to_hand": True}, {"deny_window": "always"}]
-    assert [c.players for c in combinations("twin-tower-city", players=4)] == [4] * 7
+    assert [c.players for c in combinations("twin-tower-city", players=4)] == [4] * 10
     assert combinations("twin-tower-city", options={"open_hands": True})[0].players == 2
 
 
 @pytest.mark.parametrize("players", [4, 6])
 def test_team_games_agree(players):
-    report = check_lua("twin-tower-city", 7, 30, players=players)
+    report = check_lua("twin-tower-city", 10, 30, players=players)
     assert report.agree, report.summary()
-    assert report.games == 7 and all(c.games == 1 for c in report.combinations.values())
+    assert report.games == 10 and all(c.games == 1 for c in report.combinations.values())
 
 
 def test_cli_check_lua_prints_each_combination_and_a_replay_with_its_settings(capsys):

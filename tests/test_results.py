@@ -249,10 +249,10 @@ SEATS = [{"seat": 0, "color": "White"}, {"seat": 1, "color": "Red"}]
 
 
 def _recorder(game_id: str):
-    from tts_builder.luagen import context, game_template, render
+    from tts_builder.luagen import game_template, global_context, render
     from tts_builder.luasandbox import LuaSandbox
 
-    ctx = context(game_id, {"table": {"seats": SEATS}})
+    ctx = global_context(game_id, {"seats": SEATS})
     source = "\n".join(render(name, ctx) for name in (
         "runtime/util.lua.j2", game_template(game_id, "rules.lua.j2"), "runtime/judge.lua.j2",
         "runtime/recorder.lua.j2")) + "\nreturn Game.describe_result\n"
@@ -262,9 +262,9 @@ def _recorder(game_id: str):
 
 def test_the_recorder_describes_results_as_python_does():
     from tts_builder.lualint import lint_lua
-    from tts_builder.luagen import context, render
+    from tts_builder.luagen import global_context, render
 
-    assert lint_lua(render("runtime/recorder.lua.j2", context("two-and-two", {"table": {"seats": SEATS}})),
+    assert lint_lua(render("runtime/recorder.lua.j2", global_context("two-and-two", {"seats": SEATS})),
                     "recorder.lua") == []
     names = [s["color"] for s in SEATS]
     cases: dict[str, list[dict]] = {

@@ -146,14 +146,20 @@ def seat_counts(game_id: str) -> list[int]:
     return list(range(game.min_players, game.max_players + 1))
 
 
+def global_context(game_id: str, table: Mapping[str, Any]) -> dict[str, Any]:
+    """What the Global script's templates see: the game's context plus the built table, the tool's
+    name and version, the seat counts the game allows and the confirmation time."""
+    return context(game_id, {"table": table, "tool": f"tts-builder {__version__}",
+                             "seat_counts": seat_counts(game_id), "confirm_seconds": CONFIRM_SECONDS})
+
+
 def render_global_lua(game_id: str, table: Mapping[str, Any]) -> str:
     """The Global script: util, rules, the recorder runtime, the table layer and the game's table glue.
 
     ``table`` describes the built table (GUIDs of zones, decks, seat colours…)
     as the save builder laid it out.
     """
-    ctx = context(game_id, {"table": table, "tool": f"tts-builder {__version__}",
-                            "seat_counts": seat_counts(game_id), "confirm_seconds": CONFIRM_SECONDS})
+    ctx = global_context(game_id, table)
     parts = [render("runtime/header.lua.j2", ctx), render("runtime/util.lua.j2", ctx),
              render(game_template(game_id, "rules.lua.j2"), ctx), render("runtime/judge.lua.j2", ctx),
              render("runtime/recorder.lua.j2", ctx), render("runtime/table.lua.j2", ctx),
