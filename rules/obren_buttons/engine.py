@@ -72,6 +72,7 @@ class ObrenGame(Game):
         return {"board": B.lua_board(),
                 "buttons": {numbering: {name: [c, v] for name, (c, v) in B.button_names(numbering).items()}
                             for numbering in DATA["values"]},
+                "button_colors": {name: color for name, (color, _) in B.ALL_BUTTONS.items()},
                 "colors": list(B.COLORS), "data": dict(DATA)}
 
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
