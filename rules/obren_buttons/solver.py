@@ -59,16 +59,20 @@ def _pair_cost(board: Board, pair: list[tuple[int, int]]) -> int:
     return cost
 
 
+def _pair_index(a: int, b: int) -> int:
+    """Index in :func:`_pairs` of (black line a, white line b) among four parallel lines."""
+    return a * 3 + (b if b < a else b - 1)
+
+
+#: the ways to split four parallel lines into two matched (black, white) pairs, as pair-index couples.
+_SPLITS = tuple((_pair_index(a, x), _pair_index(b, y))
+                for a in range(4) for b in range(a + 1, 4)
+                for x, y in (lambda rest: ((rest[0], rest[1]), (rest[1], rest[0])))([k for k in range(4) if k not in (a, b)]))
+
+
 def _four_line_cost(costs: list[int]) -> int:
     """Cheapest split of four parallel lines into two matched pairs; ``costs`` indexed as :func:`_pairs`."""
-    def c(a: int, b: int) -> int:
-        return costs[a * 3 + (b if b < a else b - 1)]
-    best = 99
-    for a in range(4):
-        for b in range(a + 1, 4):
-            x, y = [k for k in range(4) if k not in (a, b)]
-            best = min(best, c(a, x) + c(b, y), c(a, y) + c(b, x))
-    return best
+    return min(costs[x] + costs[y] for x, y in _SPLITS)
 
 
 def lower_bound(board: Board, goal: str) -> int:
@@ -81,6 +85,50 @@ def lower_bound(board: Board, goal: str) -> int:
         best = min(_four_line_cost([_pair_cost(board, p) for p in _ROW_PAIRS]),
                    _four_line_cost([_pair_cost(board, p) for p in _COLUMN_PAIRS]))
     return (best + 1) // 2
+
+
+_ALL_PAIRS = _ROW_PAIRS + _COLUMN_PAIRS
+
+
+def _slot_cost(b: int, w: int) -> int:
+    if b > 0 and b == -w:
+        return 0
+    return 1 if (b > 0 or w < 0) else 2
+
+
+#: per cell, the (pair index, black-line cell, white-line cell) slots it takes part in.
+_SLOTS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((p, i, j) for p, pair in enumerate(_ALL_PAIRS) for i, j in pair if cell in (i, j))
+    for cell in range(len(B.CELLS)))
+
+
+def _costs(board: Board) -> list[int]:
+    return [_pair_cost(board, pair) for pair in _ALL_PAIRS]
+
+
+def _bound_of(costs: list[int], goal: str) -> int:
+    """:func:`lower_bound` from the 24 pair costs (rows' pairs first)."""
+    if goal == "two-lines":
+        best = min(costs)
+    else:
+        best = min(_four_line_cost(costs[:12]), _four_line_cost(costs[12:]))
+    return (best + 1) // 2
+
+
+#: per cell pair (a * 16 + b), the slots either cell takes part in, each once.
+_CELL_COUNT = len(B.CELLS)
+_SWAP_SLOTS = tuple(tuple(sorted(set(_SLOTS[a] + _SLOTS[b]))) for a in range(_CELL_COUNT) for b in range(_CELL_COUNT))
+#: slot cost by button codes: _SLOT_COST[(b + 8) * 17 + w + 8]
+_SLOT_COST = tuple(_slot_cost(b, w) for b in range(-8, 9) for w in range(-8, 9))
+
+
+def _swapped_costs(board: Board, nxt: Board, costs: list[int], a: int, b: int) -> list[int]:
+    """The pair costs after swapping cells a and b: only the slots of those two cells change."""
+    out = list(costs)
+    table = _SLOT_COST
+    for p, i, j in _SWAP_SLOTS[a * _CELL_COUNT + b]:
+        out[p] += table[(nxt[i] + 8) * 17 + nxt[j] + 8] - table[(board[i] + 8) * 17 + board[j] + 8]
+    return out
 
 
 #: the most a bound can be: every space of the goal layout changed.
@@ -146,11 +194,12 @@ def solve(state: ObrenState, bound: int) -> Solution:
         best_g: dict[Board, int] = {start: 0}
         path: list[tuple[int, int]] = []
 
-        def search(board: Board, g: int) -> bool:
+        def search(board: Board, costs: list[int], g: int) -> bool:
             out.nodes += 1
             left = depth - g - 1  # swaps left after the next one
             for swap, nxt in successors(board):
-                if left < cap and lower_bound(nxt, goal) > left:
+                nxt_costs = _swapped_costs(board, nxt, costs, swap[0], swap[1])
+                if left < cap and _bound_of(nxt_costs, goal) > left:
                     continue
                 if left == 0:
                     path.append(swap)
@@ -159,12 +208,12 @@ def solve(state: ObrenState, bound: int) -> Solution:
                     continue
                 best_g[nxt] = g + 1
                 path.append(swap)
-                if search(nxt, g + 1):
+                if search(nxt, nxt_costs, g + 1):
                     return True
                 path.pop()
             return False
 
-        if search(start, 0):
+        if search(start, _costs(start), 0):
             out.solution = _as_moves(names, path)
             return out
     return out
