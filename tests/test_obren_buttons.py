@@ -423,3 +423,11 @@ def test_registered_and_simulated():
     t = play_game("obren-buttons", 4, policy="heuristic")
     assert t["result"]["reason"] in ("line-of-four", "move-cap", "repetition")
     assert json.loads(json.dumps(t)) == t
+
+
+def test_solvable_deal_gives_up_with_a_clear_error(monkeypatch):
+    import rules.obren_buttons.engine as engine
+
+    monkeypatch.setattr(engine, "MAX_REDEALS", 1)
+    with pytest.raises(SetupError, match="option deal_bound 1: no deal solvable within it in 1 redeals"):
+        GAME.new_state(seed=0, num_players=1, options={"deal": "solvable", "deal_bound": 1})

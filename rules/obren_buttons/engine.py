@@ -28,6 +28,8 @@ from rules.obren_buttons import board as B
 DATA = B.DATA
 MOVE_TYPES = ("place", "move", "forfeit")
 TEXT_FIELDS = ("button", "cell", "from", "to")
+#: deals tried for option deal "solvable" before giving up.
+MAX_REDEALS = 5000
 
 
 class ObrenGame(Game):
@@ -93,11 +95,12 @@ def _deal(opts: JSONDict, rng: random.Random) -> list[str]:
         rng.shuffle(names)
         return names
     from rules.obren_buttons.solver import solve
-    while True:  # redeal from the same rng until the solver finds a solution within the bound
+    for _ in range(MAX_REDEALS):  # redeal from the same rng until the solver finds a solution within the bound
         rng.shuffle(names)
         state = ObrenState.start(opts, {"fill": list(names)})
         if solve(state, opts["deal_bound"]).solution is not None:
             return list(names)
+    raise SetupError(f"option deal_bound {opts['deal_bound']}: no deal solvable within it in {MAX_REDEALS} redeals")
 
 
 def _checked_setup(setup: Mapping[str, Any], opts: JSONDict) -> JSONDict:
