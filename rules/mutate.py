@@ -33,3 +33,6 @@ def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4) ->
         for value in rng.sample(values, min(per_field, len(values))):
             yield {**move, key: value}
         yield {**move, key: 12345}
+    board_mutants = getattr(state.game, "board_mutants", None)  # game-shaped mistakes (e.g. a wrong path)
+    if board_mutants is not None:
+        yield from board_mutants(move, state, rng)

@@ -11,6 +11,7 @@ from rules.core import Game
 _GAMES: dict[str, str] = {
     "two-and-two": "rules.two_and_two:GAME",
     "twin-tower-city": "rules.twin_tower_city:GAME",
+    "obren-buttons": "rules.obren_buttons:GAME",
 }
 
 

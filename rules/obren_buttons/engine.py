@@ -1,0 +1,404 @@
+"""Adam Obren's button game: the reference rules engine (duel and solo).
+
+The seat count decides the mode: two players play the duel, one the solo
+puzzle. The Lua mirror, ``lua_templates/games/obren-buttons/rules.lua.j2``,
+follows :meth:`ObrenState.check` check for check, so keep their order in step.
+
+Moves (plain JSON, the transcript vocabulary)::
+
+    {"type": "place", "button": "black-3", "cell": "b2"}          # duel only
+    {"type": "move", "button": "black-3", "from": "b2", "to": "c4"}
+    {"type": "forfeit"}
+
+State data: ``board`` lists the 16 cells in grid order (``a1, b1, ... d4``),
+each the button on it or ``""``; ``colors`` the seats' colours (duel);
+``last_swap`` the two buttons that swapped on the previous move (sorted, or
+empty); ``history`` the positions since the last placement (repetition rule);
+``end`` appears when the game is over.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Mapping
+
+from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.obren_buttons import board as B
+
+DATA = B.DATA
+MOVE_TYPES = ("place", "move", "forfeit")
+TEXT_FIELDS = ("button", "cell", "from", "to")
+#: deals tried for option deal "solvable" before giving up.
+MAX_REDEALS = 5000
+
+
+class ObrenGame(Game):
+    id = "obren-buttons"
+    name = DATA["name"]
+    min_players = 1
+    max_players = 2
+    data: ClassVar[Mapping[str, Any]] = DATA
+    options = {k: v["default"] for k, v in DATA["options"].items()}
+    option_choices = {k: tuple(v["choices"]) for k, v in DATA["options"].items() if "choices" in v}
+    rules = {k: RuleRef(k, v["section"], v["summary"]) for k, v in DATA["rules"].items()}
+    max_game_length = max(DATA["options"]["move_cap"]["choices"])
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> JSONDict:
+        for key, value in (options or {}).items():
+            if key in self.options and isinstance(value, bool) and not isinstance(self.options[key], bool):
+                raise SetupError(f"option {key!r} takes one of {', '.join(map(str, self.option_choices[key]))}, not {value!r}")
+        return super().resolve_options(options)
+
+    def new_state(self, seed: int | None = 0, options: Mapping[str, Any] | None = None,
+                  setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "ObrenState":
+        opts = self.resolve_options(options)
+        if num_players not in (None, 1, 2):
+            raise SetupError(f"{self.id} is for 1 (solo) or 2 players, not {num_players}")
+        if setup is not None:
+            solo = "fill" in setup
+            if num_players is not None and (num_players == 1) != solo:
+                raise SetupError(f"setup is for the {'solo' if solo else 'two-player'} game but there are "
+                                 f"{num_players} players")
+            return ObrenState.start(opts, _checked_setup(setup, opts))
+        rng = random.Random(seed)
+        if num_players == 1:
+            return ObrenState.start(opts, {"fill": _deal(opts, rng)})
+        colors = list(B.COLORS)
+        rng.shuffle(colors)
+        return ObrenState.start(opts, {"colors": colors})
+
+    def state_from_json(self, data: Mapping[str, Any]) -> "ObrenState":
+        return ObrenState(dict(data))
+
+    def lua_context(self) -> JSONDict:
+        return {"board": B.lua_board(),
+                "buttons": {numbering: {name: [c, v] for name, (c, v) in B.button_names(numbering).items()}
+                            for numbering in DATA["values"]},
+                "button_colors": {name: color for name, (color, _) in B.ALL_BUTTONS.items()},
+                "colors": list(B.COLORS), "data": dict(DATA)}
+
+    def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
+        from rules.obren_buttons.heuristic import choose
+        return choose(obs, moves, rng)
+
+    def board_mutants(self, move: Move, state: State, rng: random.Random) -> list[Any]:
+        """Board-shaped wrong moves for check-lua and the invariant suite."""
+        from rules.obren_buttons.mutants import board_mutants
+        assert isinstance(state, ObrenState)
+        return board_mutants(move, state, rng)
+
+
+def _deal(opts: JSONDict, rng: random.Random) -> list[str]:
+    """The solo bag fill: all sixteen buttons in the order drawn (a1, b1, ... d4)."""
+    names = list(B.button_names(opts["numbering"]))
+    if opts["deal"] == "random":
+        rng.shuffle(names)
+        return names
+    from rules.obren_buttons.solver import solve
+    for _ in range(MAX_REDEALS):  # redeal from the same rng until the solver finds a solution within the bound
+        rng.shuffle(names)
+        state = ObrenState.start(opts, {"fill": list(names)})
+        if solve(state, opts["deal_bound"]).solution is not None:
+            return list(names)
+    raise SetupError(f"option deal_bound {opts['deal_bound']}: no deal solvable within it in {MAX_REDEALS} redeals")
+
+
+def _checked_setup(setup: Mapping[str, Any], opts: JSONDict) -> JSONDict:
+    names = B.button_names(opts["numbering"])
+    if "fill" in setup:
+        fill = setup["fill"]
+        if not isinstance(fill, list) or not all(isinstance(b, str) for b in fill):
+            raise SetupError("setup.fill must be a list of button names")
+        unknown = [b for b in fill if b not in names]
+        if unknown:
+            raise SetupError(f"setup.fill names unknown button {unknown[0]!r} (numbering {opts['numbering']})")
+        if sorted(fill) != sorted(names):
+            raise SetupError(f"setup.fill must hold each of the {len(names)} buttons once")
+        return {"fill": list(fill)}
+    colors = setup.get("colors")
+    if not isinstance(colors, list) or sorted(colors) != sorted(B.COLORS):
+        raise SetupError(f"setup.colors must give each seat a colour: a permutation of {list(B.COLORS)}, "
+                         f"not {colors!r}")
+    return {"colors": list(colors)}
+
+
+GAME = ObrenGame()
+
+
+def _v(rule: str, message: str) -> Verdict:
+    return GAME.verdict(rule, message)
+
+
+def _has_line(board: list[str], color: str) -> bool:
+    idx = B.CELL_INDEX
+    return any(all(board[idx[c]] and B.button_color(board[idx[c]]) == color for c in line) for line in B.LINES)
+
+
+def _color_lines(board: list[str], color: str, lines: tuple[tuple[str, ...], ...]) -> list[tuple[int, ...]]:
+    """Value sequences of the given lines that are all ``color``."""
+    idx = B.CELL_INDEX
+    out = []
+    for line in lines:
+        names = [board[idx[c]] for c in line]
+        if all(n and B.button_color(n) == color for n in names):
+            out.append(tuple(B.button_value(n) for n in names))
+    return out
+
+
+def goal_met(board: list[str], goal: str) -> bool:
+    """Solo goal (assumption OB-7): matched lines are both rows or both columns, same values in order."""
+    black, white = B.COLORS
+    for lines in (B.ROWS, B.COLUMNS):
+        bl, wl = _color_lines(board, black, lines), _color_lines(board, white, lines)
+        if goal == "two-lines":
+            if set(bl) & set(wl):
+                return True
+        elif len(bl) >= 2 and len(wl) >= 2 and all(x in wl for x in bl) and all(x in bl for x in wl):
+            return True
+    return False
+
+
+def position_key(board: list[str], turn: int) -> str:
+    return ",".join(board) + "|" + str(turn)
+
+
+class ObrenState(State):
+    """One position; ``self.s`` is the JSON data itself."""
+
+    game = GAME
+
+    def __init__(self, data: JSONDict):
+        self.s = data
+
+    @classmethod
+    def start(cls, options: JSONDict, setup: JSONDict) -> "ObrenState":
+        solo = "fill" in setup
+        st = cls({
+            "options": dict(options),
+            "setup": dict(setup),
+            "mode": "solo" if solo else "duel",
+            "board": list(setup["fill"]) if solo else [""] * len(B.CELLS),
+            "colors": [] if solo else list(setup["colors"]),
+            "turn": 0,
+            "moves": 0,
+            "last_swap": [],
+            "history": [],
+        })
+        if solo and goal_met(st.s["board"], options["goal"]):
+            st.s["end"] = {"reason": "goal", "winner": 0}
+        return st
+
+    # -- accessors ------------------------------------------------------
+    @property
+    def solo(self) -> bool:
+        return bool(self.s["mode"] == "solo")
+
+    def buttons(self) -> dict[str, tuple[str, int]]:
+        return B.button_names(self.s["options"]["numbering"])
+
+    def where(self, button: str) -> str | None:
+        board = self.s["board"]
+        return B.CELLS[board.index(button)] if button in board else None
+
+    def at(self, cell: str) -> str:
+        return str(self.s["board"][B.CELL_INDEX[cell]])
+
+    def color_of(self, seat: int) -> str | None:
+        """The seat's colour (duel); None in the solo game, where every button is the player's."""
+        return None if self.solo else str(self.s["colors"][seat])
+
+    def current_player(self) -> int | None:
+        return None if "end" in self.s else int(self.s["turn"])
+
+    def is_terminal(self) -> bool:
+        return "end" in self.s
+
+    def num_players(self) -> int:
+        return 1 if self.solo else 2
+
+    def setup(self) -> JSONDict:
+        return dict(self.s["setup"])
+
+    def options(self) -> JSONDict:
+        return dict(self.s["options"])
+
+    def to_json(self) -> JSONDict:
+        return self.s
+
+    def observation(self, player: int) -> JSONDict:
+        """Nothing is hidden; the setup (which seeds nothing further) is left out like other games' decks."""
+        return {k: v for k, v in self.s.items() if k != "setup"}
+
+    # -- moves ------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        if self.is_terminal():
+            return []
+        seat = int(self.s["turn"])
+        color = self.color_of(seat)
+        board = self.s["board"]
+        out: list[Move] = []
+        if not self.solo:
+            assert color is not None
+            supply = [b for b in self.buttons() if B.button_color(b) == color and b not in board]
+            cells = self._placement_cells(color)
+            out += [{"type": "place", "button": b, "cell": c} for b in supply for c in cells]
+        for i, name in enumerate(board):
+            if not name or (color is not None and B.button_color(name) != color):
+                continue
+            start = B.CELLS[i]
+            for end in B.destinations(B.button_color(name), start, B.button_value(name)):
+                if not self._reversal(name, end):
+                    out.append({"type": "move", "button": name, "from": start, "to": end})
+        out.append({"type": "forfeit"})
+        return out
+
+    def _placement_cells(self, color: str) -> list[str]:
+        board = self.s["board"]
+        empty = [c for c in B.CELLS if not board[B.CELL_INDEX[c]]]
+        if len(empty) == len(B.CELLS):
+            return empty
+        return [c for c in empty if any(board[B.CELL_INDEX[n]] and B.button_color(board[B.CELL_INDEX[n]]) != color
+                                         for n in B.GRID.neighbours(c))]
+
+    def _reversal(self, button: str, end: str) -> bool:
+        other = self.at(end)
+        return bool(other) and not self.solo and sorted([button, other]) == self.s["last_swap"]
+
+    def check(self, move: Any) -> Verdict:
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            return _v("move-format", "A move is an object with a string field 'type'.")
+        if self.is_terminal():
+            return _v("game-over", "The game is over; no more moves.")
+        t = move["type"]
+        if t == "pass":
+            return _v("no-passing", "Passing is not permitted: place or move a button.")
+        if t not in MOVE_TYPES:
+            return _v("move-format", f"Unknown move type '{t}'.")
+        for key in TEXT_FIELDS:
+            if key in move and not isinstance(move[key], str):
+                return _v("move-format", f"Field '{key}' must be a string.")
+        if t == "forfeit":
+            return Verdict.legal()
+        needed = ("button", "cell") if t == "place" else ("button", "from", "to")
+        for key in needed:
+            if key not in move:
+                return _v("move-format", f"A '{t}' move needs a '{key}'.")
+        button = move["button"]
+        if button not in self.buttons():
+            return _v("unknown-button", f"There is no button '{button}' in this game.")
+        for key in needed[1:]:
+            if move[key] not in B.CELL_INDEX:
+                return _v("unknown-cell", f"There is no space '{move[key]}' on the board (a1 to d4).")
+        color = self.color_of(int(self.s["turn"]))
+        if color is not None and B.button_color(button) != color:
+            return _v("own-button", f"{button} is your opponent's button; you play {color}.")
+        if t == "place":
+            return self._check_place(button, move["cell"], color)
+        return self._check_move(button, move["from"], move["to"])
+
+    def _check_place(self, button: str, cell: str, color: str | None) -> Verdict:
+        if self.where(button) is not None:
+            return _v("in-supply", f"{button} is already on the board (on {self.where(button)}).")
+        if self.at(cell):
+            return _v("empty-space", f"{cell} is taken by {self.at(cell)}.")
+        assert color is not None  # the solo board is full: in-supply refused already
+        if cell not in self._placement_cells(color):
+            return _v("next-to-opponent", f"{cell} is not next to any of your opponent's buttons "
+                                          "(same row or column).")
+        return Verdict.legal()
+
+    def _check_move(self, button: str, start: str, end: str) -> Verdict:
+        here = self.where(button)
+        if here is None:
+            return _v("on-board", f"{button} is not on the board yet; place it first.")
+        if here != start:
+            return _v("from-cell", f"{button} is on {here}, not on {start}.")
+        color, value = B.button_color(button), B.button_value(button)
+        rule = B.refusal(color, start, end, value)
+        if rule == "no-backtracking":
+            if start == end:
+                return _v(rule, f"{button} cannot end on {start}, the space it moves from.")
+            return _v(rule, f"{button} reaches {end} in exactly {value} only by going back over a space.")
+        if rule == "no-trespassing":
+            return _v(rule, f"{button} reaches {end} in exactly {value} only over a bridge of the other colour.")
+        if rule == "exact-distance":
+            return _v(rule, f"{end} is not exactly {value} bridge{'s' if value > 1 else ''} from {start} for {button}.")
+        if self._reversal(button, end):
+            return _v("no-reversals", f"{button} and {self.at(end)} swapped places on your opponent's last turn.")
+        return Verdict.legal()
+
+    def path_for(self, move: Move) -> list[str]:
+        """One legal path of ``move`` (start and end included), e.g. for drawing it on the table."""
+        verdict = self.check(move)
+        if not verdict.ok or move.get("type") != "move":
+            raise IllegalMove(verdict if not verdict.ok else _v("move-format", "Only a 'move' has a path."), move)
+        button = move["button"]
+        found = B.path(B.button_color(button), move["from"], move["to"], B.button_value(button))
+        assert found is not None
+        return list(found)
+
+    def apply(self, move: Any) -> None:
+        verdict = self.check(move)
+        if not verdict.ok:
+            raise IllegalMove(verdict, move)
+        s = self.s
+        seat = int(s["turn"])
+        s["moves"] += 1
+        t = move["type"]
+        if t == "forfeit":
+            s["end"] = {"reason": "forfeit", "winner": -1 if self.solo else 1 - seat}
+            return
+        board = s["board"]
+        if t == "place":
+            board[B.CELL_INDEX[move["cell"]]] = move["button"]
+            s["last_swap"] = []
+            s["history"] = []
+        else:
+            i, j = B.CELL_INDEX[move["from"]], B.CELL_INDEX[move["to"]]
+            other = board[j]
+            board[i], board[j] = other, move["button"]
+            s["last_swap"] = sorted([move["button"], other]) if other else []
+        if self.solo:
+            if goal_met(board, s["options"]["goal"]):
+                s["end"] = {"reason": "goal", "winner": 0}
+            elif s["moves"] >= s["options"]["move_cap"]:
+                s["end"] = {"reason": "move-cap", "winner": -1}
+            return
+        mine, theirs = s["colors"][seat], s["colors"][1 - seat]
+        s["turn"] = 1 - seat
+        if _has_line(board, mine):
+            s["end"] = {"reason": "line-of-four", "winner": seat}
+        elif _has_line(board, theirs):
+            s["end"] = {"reason": "line-of-four", "winner": 1 - seat}
+        elif s["moves"] >= s["options"]["move_cap"]:
+            s["end"] = {"reason": "move-cap", "winner": -1}
+        else:
+            key = position_key(board, s["turn"])
+            s["history"].append(key)
+            limit = s["options"]["repetition"]
+            if limit and s["history"].count(key) >= limit:
+                s["end"] = {"reason": "repetition", "winner": -1}
+
+    # -- end ------------------------------------------------------------
+    def result(self) -> Result | None:
+        end = self.s.get("end")
+        if end is None:
+            return None
+        moves = int(self.s["moves"])
+        if self.solo:
+            outcome = "win" if end["reason"] == "goal" else "loss"
+            return Result(0 if outcome == "win" else None, [moves], end["reason"],
+                          {"outcome": outcome, "moves": moves, "goal": self.s["options"]["goal"]})
+        winner = None if end["winner"] < 0 else int(end["winner"])
+        scores = [0, 0] if winner is None else [int(winner == 0), int(winner == 1)]
+        return Result(winner, scores, end["reason"], {"moves": moves})
+
+    def describe_move(self, move: Move) -> str:
+        t = move.get("type")
+        if t == "place":
+            return f"place {move['button']} on {move['cell']}"
+        if t == "move":
+            other = self.at(move["to"]) if move.get("to") in B.CELL_INDEX else ""
+            tail = f", swapping with {other}" if other and other != move.get("button") else ""
+            return f"move {move['button']} from {move['from']} to {move['to']}{tail}"
+        return str(t)
