@@ -337,6 +337,11 @@ class Game:
         """Every seat count the game declares, in increasing order."""
         return tuple(self.player_counts) or tuple(range(self.min_players, self.max_players + 1))
 
+    def result_kind_for(self, num_players: int) -> str:
+        """The kind of result a game of ``num_players`` ends with (a game with a solo mode says
+        ``"solo"`` for one player); :attr:`result_kind` unless the game says otherwise."""
+        return self.result_kind
+
     def option_values(self, name: str) -> tuple[Any, ...]:
         """The values option ``name`` takes: its choices, both booleans, or only its default."""
         default = self.options[name]

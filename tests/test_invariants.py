@@ -92,12 +92,12 @@ def check_result(game: rules.Game, state: State) -> None:
     assert result is not None
     n = state.num_players()
     assert all(0 <= s < n for s in result.winners) and result.winners == sorted(set(result.winners))
-    if game.result_kind == "competitive":
+    if game.result_kind_for(n) == "competitive":
         assert result.kind in ("competitive", "teams") and result.outcome in ("win", "draw")
         assert result.kind == "competitive" or n > 2, "teams need more than two seats"
         assert len(result.winners) < n, "a competitive game is not won by every seat"
     else:
-        assert result.kind == game.result_kind and result.outcome in ("win", "loss")
+        assert result.kind == game.result_kind_for(n) and result.outcome in ("win", "loss")
     if result.scores is not None:
         assert len(result.scores) == n
     assert Result.from_json(json.loads(json.dumps(result.to_json()))) == result

@@ -310,14 +310,15 @@ def test_solo_win_result_and_loss_by_move_cap():
     for move in found.solution:
         state.apply(move)
     result = state.result()
-    assert result.winner == 0 and result.detail == {"outcome": "win", "moves": len(found.solution), "goal": "two-lines"}
+    assert (result.kind, result.outcome, result.winner, result.score, result.detail) == \
+        ("solo", "win", 0, len(found.solution), {"goal": "two-lines"})
     lost = solo(ORDERED_FILL, move_cap=20)
     rng = random.Random(1)
     while not lost.is_terminal():
         lost.apply(rng.choice([m for m in lost.legal_moves() if m["type"] == "move"]))
     assert lost.result().reason == "move-cap"  # random swaps from this fill miss the goal for 20 moves
-    assert lost.result().winner is None and lost.result().detail["outcome"] == "loss"
-    assert lost.result().to_json()["moves"] == 20
+    assert lost.result().winner is None and lost.result().outcome == "loss"
+    assert lost.result().to_json()["score"] == 20
 
 
 # -- solver --------------------------------------------------------------------------------------

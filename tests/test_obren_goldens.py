@@ -84,10 +84,10 @@ def test_goldens_cover_every_rule_both_modes_and_both_goals() -> None:
     results = [load(p)["result"] for p in SCENARIOS + PLAYED]
     reasons = {r["reason"] for r in results if r}
     assert {"line-of-four", "goal", "move-cap", "repetition", "forfeit"} <= reasons
-    solo = [r for r in results if r and "outcome" in r]
+    solo = [r for r in results if r and r["kind"] == "solo"]
     assert {r["goal"] for r in solo if r["outcome"] == "win"} == {"two-lines", "four-lines"}
     assert {r["outcome"] for r in solo} == {"win", "loss"}
-    assert any(r and r["winner"] in (0, 1) and "outcome" not in r for r in results)
+    assert any(r and r["winner"] in (0, 1) and r["kind"] == "competitive" for r in results)
 
 
 def test_both_lines_golden_ends_with_both_lines_and_the_mover_winning() -> None:

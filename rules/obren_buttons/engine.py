@@ -37,6 +37,11 @@ class ObrenGame(Game):
     name = DATA["name"]
     min_players = 1
     max_players = 2
+    chance = True               # the solo bag fill and the duel's starting colour come from the seed
+    score_unit = "move"         # a solo score counts the moves it took
+
+    def result_kind_for(self, num_players: int) -> str:
+        return "solo" if num_players == 1 else "competitive"
     data: ClassVar[Mapping[str, Any]] = DATA
     options = {k: v["default"] for k, v in DATA["options"].items()}
     option_choices = {k: tuple(v["choices"]) for k, v in DATA["options"].items() if "choices" in v}
@@ -385,13 +390,14 @@ class ObrenState(State):
         if end is None:
             return None
         moves = int(self.s["moves"])
+        unit = self.game.score_unit
         if self.solo:
-            outcome = "win" if end["reason"] == "goal" else "loss"
-            return Result(0 if outcome == "win" else None, [moves], end["reason"],
-                          {"outcome": outcome, "moves": moves, "goal": self.s["options"]["goal"]})
-        winner = None if end["winner"] < 0 else int(end["winner"])
-        scores = [0, 0] if winner is None else [int(winner == 0), int(winner == 1)]
-        return Result(winner, scores, end["reason"], {"moves": moves})
+            # the score of a solo game is the number of swaps it took (fewer is better)
+            return Result.solo(end["reason"] == "goal", end["reason"], score=moves,
+                               detail={"goal": self.s["options"]["goal"]}, unit=unit)
+        if end["winner"] < 0:
+            return Result.draw(None, end["reason"], {"moves": moves}, unit=unit)
+        return Result.win(int(end["winner"]), None, end["reason"], {"moves": moves}, unit=unit)
 
     def describe_move(self, move: Move) -> str:
         t = move.get("type")
