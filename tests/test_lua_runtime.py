@@ -74,3 +74,14 @@ def test_copy_keeps_the_object_and_array_tags(lua):
     sandbox, U = lua
     fn = sandbox.execute("return function(U) return U.json(U.copy(U.json_decode('{\"a\":{},\"b\":[]}'))) end", "t")
     assert sandbox.call(fn, U) == '{"a":{},"b":[]}'
+
+
+def test_first_key_not_in_is_the_byte_wise_smallest_whatever_the_insertion_order(lua):
+    sandbox, U = lua
+    fn = sandbox.execute("""return function(U)
+      local a = {} a.zeta = 1 a.type = 2 a.Beta = 3 a.card = 4
+      local b = {} b.card = 4 b.Beta = 3 b.type = 2 b.zeta = 1
+      local ok = U.set({ "type", "card" })
+      return U.first_key_not_in(a, ok), U.first_key_not_in(b, ok), U.first_key_not_in({ type = 1 }, ok)
+    end""", "t")
+    assert sandbox.call(fn, U) == ("Beta", "Beta", None)

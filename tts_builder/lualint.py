@@ -42,7 +42,7 @@ TTS runs MoonSharp; the tests run PUC Lua 5.2 through lupa (see
    numbers turned into text, ``#``/``table.unpack`` on tables that may hold
    nil, ``error()`` with a non-string, ``table.remove`` past the end,
    ``string.format("%s")`` of a lookup that may be nil, and non-ASCII text or
-   ``\ddd`` escapes of 128 or more inside strings. The lint has no types, so
+   ``\\ddd`` escapes of 128 or more inside strings. The lint has no types, so
    each check flags what is visibly hazardous (``lua_templates/README.md``
    lists what it cannot see). ``-- lint: ok <hazard> <why>`` on a line accepts
    that hazard there; a marker without a known hazard or a reason is an issue.
