@@ -197,3 +197,12 @@ def test_a_move_with_an_extra_field_never_reaches_the_state(engines):
         lua.apply(lstate, move)
         assert "kept?" not in lua.state_json(lstate)
         assert lua.state_json(lstate) == canonical_json(state.to_json())
+
+
+def test_from_lua_reads_the_tags_back(engines):
+    lua = engines["two-and-two"]
+    value = lua.decode({"a": {}, "b": [], "c": None, "d": [None, {}], "e": {"f": []}})
+    assert lua.sandbox.from_lua(value) == {"a": {}, "b": [], "c": None, "d": [None, {}], "e": {"f": []}}
+    assert lua.sandbox.from_lua(value, empty_as="dict")["b"] == []
+    untagged = lua.sandbox.execute("return { a = {} }", "u")
+    assert lua.sandbox.from_lua(untagged) == {"a": []} and lua.sandbox.from_lua(untagged, empty_as="dict") == {"a": {}}
