@@ -70,6 +70,7 @@ def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4) ->
     yield "not a move"
     yield None
     yield []
+    yield {}
     yield [move]
     yield {**move, UNKNOWN_FIELD: "x"}
     yield {**move, UNKNOWN_FIELD: None}
