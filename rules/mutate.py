@@ -1,5 +1,13 @@
 """Plausible wrong moves made from a legal one: the illegal inputs that the
-invariant suite and ``tts-builder check-lua`` throw at both engines."""
+invariant suite and ``tts-builder check-lua`` throw at both engines.
+
+Besides other values taken from the state (real ids in the wrong place) and
+missing fields, the mutants include the malformed shapes a JSON move can take
+and that a Lua table blurs: a field that is ``null``, an object where a list
+belongs and the other way round (``{}`` against ``[]``), a value of the wrong
+type, and an extra field no move type has. The same shapes are tried one level
+down, inside list fields such as Twin Tower City's ``swaps`` and ``items``.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +15,9 @@ import random
 from typing import Any, Iterator
 
 from rules.core import Move, State
+
+#: a field name that no move type of any game has
+UNKNOWN_FIELD = "no-such-field"
 
 
 def _strings(x: Any) -> Iterator[str]:
@@ -20,12 +31,49 @@ def _strings(x: Any) -> Iterator[str]:
             yield from _strings(v)
 
 
+def wrong_shapes(value: Any) -> list[Any]:
+    """Values of another JSON shape than ``value``: null, the wrong container, the wrong scalar type."""
+    out: list[Any] = [None, True]
+    if isinstance(value, list):
+        out += [{}, value[0] if value else "x"]
+    elif isinstance(value, dict):
+        out += [[], [value]]
+    else:
+        out += [{}, []]
+        out.append([value] if isinstance(value, str) else "12345")
+    return out
+
+
+def _inner_mutants(value: Any) -> Iterator[Any]:
+    """Malformed elements inside a list field (and malformed fields of an object element)."""
+    if not isinstance(value, list) or not value:
+        return
+    yield [None] + value[1:]
+    first = value[0]
+    for bad in wrong_shapes(first):
+        yield [bad] + value[1:]
+    if isinstance(first, dict):
+        yield [{**first, UNKNOWN_FIELD: "x"}] + value[1:]
+        for key in sorted(first):
+            yield [{**first, key: None}] + value[1:]
+            yield [{**first, key: {}}] + value[1:]
+            yield [{k: v for k, v in first.items() if k != key}] + value[1:]
+
+
 def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4) -> Iterator[Any]:
     """Other values for each field (taken from the state, so ids are real),
-    missing fields, a wrong type, an unknown move type and a non-object."""
+    missing fields, malformed shapes (null, ``{}``/``[]``, wrong types, an
+    unknown field), an unknown move type and non-objects."""
     values = sorted({v for v in _strings(state.to_json()) if len(v) < 20})
     yield {**move, "type": "no-such-move"}
+    yield {**move, "type": None}
     yield "not a move"
+    yield None
+    yield []
+    yield {}
+    yield [move]
+    yield {**move, UNKNOWN_FIELD: "x"}
+    yield {**move, UNKNOWN_FIELD: None}
     for key in sorted(move):
         if key == "type":
             continue
@@ -33,6 +81,10 @@ def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4) ->
         for value in rng.sample(values, min(per_field, len(values))):
             yield {**move, key: value}
         yield {**move, key: 12345}
+        for bad in wrong_shapes(move[key]):
+            yield {**move, key: bad}
+        for inner in _inner_mutants(move[key]):
+            yield {**move, key: inner}
     board_mutants = getattr(state.game, "board_mutants", None)  # game-shaped mistakes (e.g. a wrong path)
     if board_mutants is not None:
         yield from board_mutants(move, state, rng)

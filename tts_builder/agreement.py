@@ -12,6 +12,7 @@ with what replays it.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import statistics
 from dataclasses import dataclass, field
@@ -114,23 +115,36 @@ class AgreementReport:
 
 
 class LuaEngine:
-    """The generated rules module loaded into a sandbox, with Python-friendly calls."""
+    """The generated rules module loaded into a sandbox, with Python-friendly calls.
+
+    Moves, setups and options cross into Lua as a save reload brings them: as
+    JSON text read by the runtime's own ``U.json_decode``, so a JSON null
+    arrives as ``U.NULL``, ``{}`` and ``[]`` stay apart (tagged objects and
+    arrays) and every field the Python side sees reaches the Lua rules. The
+    decoding runs in its own sandbox call, so ``last_instructions`` after
+    :meth:`judge` counts the rules check alone.
+    """
 
     def __init__(self, game_id: str, sandbox: LuaSandbox | None = None):
         self.sandbox = sandbox or LuaSandbox(default_budget=CHECK_BUDGET)
         self.rules = self.sandbox.execute(render_rules_lua(game_id), f"{game_id}/rules.lua")
 
+    def decode(self, value: Any) -> Any:
+        """``value`` as the Lua runtime reads it from its JSON text (``U.json_decode``)."""
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+        return self.sandbox.call(self.rules.json_decode, text)
+
     def new_state(self, setup: dict[str, Any], options: dict[str, Any]) -> Any:
-        return self.sandbox.call(self.rules.new_state, setup, options)
+        return self.sandbox.call(self.rules.new_state, self.decode(setup), self.decode(options))
 
     def judge(self, state: Any, player: Any, move: Any) -> dict[str, Any]:
-        lua_move = self.sandbox.to_lua(move) if isinstance(move, (dict, list)) else move
+        lua_move = self.decode(move)
         result = self.sandbox.call(self.rules.judge, state, player, lua_move)
         out: dict[str, Any] = self.sandbox.from_lua(result, empty_as="dict")
         return out
 
-    def apply(self, state: Any, move: dict[str, Any]) -> None:
-        self.sandbox.call(self.rules.apply, state, move)
+    def apply(self, state: Any, move: Any) -> None:
+        self.sandbox.call(self.rules.apply, state, self.decode(move))
 
     def state_json(self, state: Any) -> str:
         text: str = self.sandbox.call(self.rules.json, state)

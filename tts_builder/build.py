@@ -45,6 +45,7 @@ from tts_builder.art.render import png_bytes
 from tts_builder.art.source import art_root, load_art_source
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import atomic_write_bytes, atomic_write_json, parse_json_text
+from tts_builder.lualint import lint_lua
 from tts_builder.save import (LAYOUT_FILE, MAT_IMAGE, TableLayout, TablePlan, build_save, image_names,
                               parse_table_layout, plan_table, table_context)
 from tts_builder.savecheck import ERROR, Problem, check_save
@@ -185,6 +186,20 @@ def _render_scripts(game_id: str, table: Mapping[str, Any]) -> tuple[str, str]:
         raise InputError(f"{game_id}: Lua/XmlUI template {exc.name!r} is missing from lua_templates/") from None
 
 
+def lint_scripts(game_id: str, data: Mapping[str, Any]) -> None:
+    """Run the MoonSharp lint over every Lua script of the save; an InputError lists each finding on a line."""
+    scripts = [("Global.lua", data.get("LuaScript") or "")]
+    stack = list(data.get("ObjectStates") or [])
+    while stack:
+        obj = stack.pop(0)
+        if obj.get("LuaScript"):
+            scripts.append((f"{obj.get('Nickname') or obj.get('Name')}-{obj.get('GUID')}.lua", obj["LuaScript"]))
+        stack.extend(obj.get("ContainedObjects") or [])
+    issues = [issue for name, source in scripts for issue in lint_lua(source, f"{game_id}/{name}")]
+    if issues:
+        raise InputError("\n".join(f"{issue} (generated Lua fails the MoonSharp lint)" for issue in issues))
+
+
 def assemble(game_id: str, layout: TableLayout, manifest: ArtManifest,
              image_url: Callable[[str], str]) -> tuple[dict[str, Any], TablePlan]:
     """The save dict and its plan (pure apart from reading the templates)."""
@@ -195,6 +210,7 @@ def assemble(game_id: str, layout: TableLayout, manifest: ArtManifest,
     data = build_save(plan, manifest, game_name=game.name, players=(game.min_players, game.max_players),
                       game_data=game.data, image_url=image_url, lua_script=lua, xml_ui=xml,
                       notebook=render_notebook(game, layout))
+    lint_scripts(game_id, data)
     return data, plan
 
 

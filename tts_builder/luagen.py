@@ -34,6 +34,15 @@ _LUA_KEYWORDS = frozenset(
 
 
 def lua_string(text: str) -> str:
+    """A Lua string literal for ``text``: ASCII escapes for quotes and control characters, UTF-8 as it is.
+
+    Non-ASCII characters are written raw, never as ``\\ddd`` byte escapes:
+    MoonSharp (TTS) reads each ``\\ddd`` as one UTF-16 character, so the bytes
+    of ``é`` would show as ``Ã©``; Lua 5.2 has no ``\\u{...}`` escape.
+
+    >>> lua_string('say "hi"\\n')
+    '"say \\\\"hi\\\\"\\\\n"'
+    """
     out = ['"']
     for ch in text:
         code = ord(ch)
@@ -45,8 +54,8 @@ def lua_string(text: str) -> str:
             out.append("\\n")
         elif code < 32 or code == 127:
             out.append(f"\\{code:03d}")
-        elif code > 127:  # Lua 5.2 has no \u escape; write the UTF-8 bytes
-            out.extend(f"\\{b:03d}" for b in ch.encode("utf-8"))
+        elif 0xD800 <= code <= 0xDFFF:
+            raise ValueError(f"lone surrogate U+{code:04X} in {text!r} has no UTF-8 form")
         else:
             out.append(ch)
     out.append('"')
@@ -129,7 +138,8 @@ def render_rules_lua(game_id: str) -> str:
     ctx = context(game_id)
     return (render("runtime/util.lua.j2", ctx) + "\n"
             + render(game_template(game_id, "rules.lua.j2"), ctx) + "\n"
-            + render("runtime/judge.lua.j2", ctx) + "\nRules.json = U.json\nreturn Rules\n")
+            + render("runtime/judge.lua.j2", ctx)
+            + "\nRules.json = U.json\nRules.json_decode = U.json_decode\nRules.U = U\nreturn Rules\n")
 
 
 # Seconds a first press of Forfeit or New game stays armed for its confirming second press.

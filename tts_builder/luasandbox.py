@@ -66,7 +66,9 @@ mapping is ambiguous, because Lua has a single table type and one number type:
 * A table whose keys are exactly ``1..n`` becomes a list; any other table becomes
   a dict.
 * An empty table has no keys to tell, so ``empty_as`` decides whether it becomes
-  ``[]`` or ``{}``.
+  ``[]`` or ``{}``, unless it carries the tag of the runtime's ``U.json_decode``
+  (``{}``, ``[]``, or ``U.NULL`` as ``None``). Moves cross into the rules as JSON
+  text for that reason (``tts_builder.agreement.LuaEngine``).
 * ``None`` inside a list becomes a hole, because nil cannot be stored in a
   table. ``[1, None, 3]`` therefore comes back as ``{1: 1, 3: 3}``.
 * Lua 5.2 numbers are all doubles, so ``3.0`` comes back as ``3``. A dict with
@@ -249,10 +251,19 @@ end
 
 local function set_interval(n) N = n end
 
+-- The JSON tag util.lua puts in a metatable ("object", "array", "null"), read
+-- with the functions captured here so scripts cannot change the answer.
+local getmetatable, rawget = getmetatable, rawget
+local function json_tag(t)
+  local m = getmetatable(t)
+  if type(m) == 'table' then return rawget(m, 'json') end
+  return nil
+end
+
 local function empty() end
 local function loop(n) local s = 0 for i = 1, n do s = s + i end return s end
 
-return wrapper, load_in_env, object_env, set_interval, empty, loop
+return wrapper, load_in_env, object_env, set_interval, empty, loop, json_tag
 """
 
 
@@ -304,7 +315,7 @@ class LuaSandbox:
             max_memory=max_memory,
         )
         (self._wrapper, self._load_in_env, self._object_env, set_interval,
-         empty, loop) = self.runtime.execute(_prelude(hook_interval), name="=sandbox")
+         empty, loop, self._json_tag) = self.runtime.execute(_prelude(hook_interval), name="=sandbox")
         self.globals: Any = self.runtime.globals()
         self.output: list[str] = []
         self.globals.print = self._lua_print_factory()
@@ -487,10 +498,14 @@ class LuaSandbox:
         becomes ``empty_as``, and anything else becomes a dict. Whole-number
         floats become ints. Functions and userdata come back as they are.
         Nesting deeper than 200, which includes cyclic tables, raises ValueError.
+
+        Tables read by the runtime's ``U.json_decode`` carry a tag, which wins:
+        an empty tagged object becomes ``{}``, an empty tagged array ``[]``, and
+        ``U.NULL`` becomes ``None``.
         """
         if empty_as not in ("list", "dict"):
             raise ValueError("empty_as must be 'list' or 'dict'")
-        return _from_lua(value, empty_as == "list", 0)
+        return _from_lua(value, empty_as == "list", 0, self._json_tag)
 
     def table(self, *items: Any, **fields: Any) -> Any:
         """A new Lua table from positional items (the array part) and keyword fields."""
@@ -551,7 +566,7 @@ def _py_key(k: Any) -> Any:
     return k
 
 
-def _from_lua(value: Any, empty_list: bool, depth: int) -> Any:
+def _from_lua(value: Any, empty_list: bool, depth: int, json_tag: Any) -> Any:
     tp = type(value)
     if tp is float:
         return int(value) if value.is_integer() else value
@@ -564,8 +579,13 @@ def _from_lua(value: Any, empty_list: bool, depth: int) -> Any:
         k = _py_key(k)
         if isinstance(k, _LuaTable):
             raise ValueError("a Lua table used as a table key cannot be converted")
-        d[k] = _from_lua(v, empty_list, depth + 1)
+        d[k] = _from_lua(v, empty_list, depth + 1, json_tag)
     if not d:
+        tag = json_tag(value)
+        if tag == "null":
+            return None
+        if tag in ("object", "array"):
+            return {} if tag == "object" else []
         return [] if empty_list else {}
     n = len(d)
     if all(type(k) is int for k in d) and min(d) == 1 and max(d) == n:

@@ -33,7 +33,9 @@ Moves (plain JSON, the transcript vocabulary)::
 
 from __future__ import annotations
 
+import json
 import random
+from importlib import resources
 from typing import Any, ClassVar, Mapping
 
 from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
@@ -44,7 +46,19 @@ DATA = load_data()
 CARDS: dict[str, Card] = build_cards(DATA)
 HAND_SIZE: int = DATA["hand_size"]
 PATTERNS = frozenset(DATA["patterns"])
-MOVE_TYPES = ("start-stack", "play", "wild", "skip", "draw", "end-turn", "deny", "pass", "forfeit")
+
+
+def _move_fields() -> dict[str, frozenset[str]]:
+    """The fields each move type may carry, read from ``moves.schema.json`` (one list for both engines)."""
+    schema = json.loads(resources.files(__package__).joinpath("moves.schema.json").read_text("utf-8"))
+    return {alt["properties"]["type"]["const"]: frozenset(alt["properties"]) for alt in schema["oneOf"]}
+
+
+MOVE_FIELDS: dict[str, frozenset[str]] = _move_fields()
+MOVE_TYPES = tuple(MOVE_FIELDS)
+#: every field some move type has; a field of another type is judged by the rules (a Flip on a Skip is refused
+#: under rule 'flip'), a field no move has is a move-format error
+MOVE_FIELD_NAMES: tuple[str, ...] = tuple(sorted(frozenset().union(*MOVE_FIELDS.values())))
 ORIENTATIONS = ("up", "down")
 FLIPPED = {"up": "down", "down": "up"}
 
@@ -86,6 +100,8 @@ class TwoAndTwoGame(Game):
                       for c in CARDS.values()},
             "card_order": list(CARDS),
             "hand_size": HAND_SIZE,
+            "move_types": list(MOVE_TYPES),
+            "move_field_names": list(MOVE_FIELD_NAMES),
             "data": dict(DATA),
         }
 
@@ -261,6 +277,10 @@ class TwoAndTwoState(State):
             return _v("game-over", "The game is over; no more moves.")
         if t not in MOVE_TYPES:
             return _v("move-format", f"Unknown move type {t!r}.")
+        extra = sorted(str(k) for k in move if k not in MOVE_FIELD_NAMES)
+        if extra:
+            return _v("move-format", f"No move has a field {extra[0]!r}; the fields are "
+                                     f"{', '.join(MOVE_FIELD_NAMES)}.")
         for field in ("card", "flip", "target", "orientation"):
             if field in move and not isinstance(move[field], str):
                 return _v("move-format", f"Field {field!r} must be a string.")
