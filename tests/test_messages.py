@@ -36,7 +36,7 @@ def refusals(game: rules.Game, lua: LuaEngine, games: int) -> list[tuple[str, st
         rng = random.Random(seed)
         for entry in tr["moves"]:
             player, move = split_move(entry)
-            pool = list(mutants(move, state, rng))[:6]
+            pool = list(mutants(move, state, rng))  # every shape: the malformed ones come first
             if game.id == "twin-tower-city":  # moves aimed at each of its rules
                 from tests.test_ttc_lua import candidate_moves
                 wrong = candidate_moves(state, rng)

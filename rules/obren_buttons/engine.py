@@ -28,6 +28,8 @@ from rules.obren_buttons import board as B
 DATA = B.DATA
 MOVE_TYPES = ("place", "move", "forfeit")
 TEXT_FIELDS = ("button", "cell", "from", "to")
+#: the fields each move type has (moves.schema.json's); any other field is refused as move-format
+MOVE_FIELDS = {"place": ("type", "button", "cell"), "move": ("type", "button", "from", "to"), "forfeit": ("type",)}
 #: deals tried for option deal "solvable" before giving up.
 MAX_REDEALS = 5000
 
@@ -80,7 +82,8 @@ class ObrenGame(Game):
                 "buttons": {numbering: {name: [c, v] for name, (c, v) in B.button_names(numbering).items()}
                             for numbering in DATA["values"]},
                 "button_colors": {name: color for name, (color, _) in B.ALL_BUTTONS.items()},
-                "colors": list(B.COLORS), "data": dict(DATA)}
+                "colors": list(B.COLORS), "move_types": list(MOVE_TYPES), "text_fields": list(TEXT_FIELDS),
+                "move_fields": {t: list(fields) for t, fields in MOVE_FIELDS.items()}, "data": dict(DATA)}
 
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         from rules.obren_buttons.heuristic import choose
@@ -279,6 +282,9 @@ class ObrenState(State):
             return _v("no-passing", "Passing is not permitted: place or move a button.")
         if t not in MOVE_TYPES:
             return _v("move-format", f"Unknown move type '{t}'.")
+        for key in sorted(move):
+            if key not in MOVE_FIELDS[t]:
+                return _v("move-format", f"A '{t}' move has no field '{key}'.")
         for key in TEXT_FIELDS:
             if key in move and not isinstance(move[key], str):
                 return _v("move-format", f"Field '{key}' must be a string.")

@@ -108,7 +108,7 @@ class RaceState(_ToyState):
         return [{"type": "add", "amount": 1}, {"type": "add", "amount": 2}]
 
     def _check(self, move: Move) -> Verdict:
-        if move["type"] == "add" and move["amount"] not in (1, 2):
+        if move["type"] == "add" and (type(move["amount"]) is not int or move["amount"] not in (1, 2)):
             return self.game.verdict("amount", "Add 1 or 2.")
         return Verdict.legal()
 
