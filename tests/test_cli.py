@@ -4,11 +4,15 @@ on stderr naming the file or argument, exit 2, no traceback, nothing written."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from tts_builder.cli import main
+from tts_builder.fileio import MAX_INT_DIGITS, MAX_JSON_DEPTH
 
 
 @pytest.mark.parametrize("content, expected", [
@@ -61,12 +65,6 @@ def test_games_lists_every_registered_game(capsys):
 
 
 # --- hostile input: one line, exit 2, the limit named, no traceback, no hang --------------
-
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-
-from tts_builder.fileio import MAX_INT_DIGITS, MAX_JSON_DEPTH  # noqa: E402
 
 DEEP = "[" * 100_000 + "]" * 100_000
 
@@ -199,3 +197,12 @@ def test_a_closed_pipe_in_the_middle_of_the_output(tmp_path, capsys):
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert first and proc.wait(timeout=120) == 0 and "Traceback" not in err and "Broken" not in err, err
+
+
+def test_a_transcript_of_too_many_moves_names_the_limit(tmp_path, capsys):
+    from tts_builder.fileio import MAX_TRANSCRIPT_MOVES
+
+    path = tmp_path / "t.json"
+    path.write_text(transcript_text(moves=[{"player": 0, "type": "pass"}] * (MAX_TRANSCRIPT_MOVES + 1)))
+    err = one_line_error(capsys, ["validate", str(path)])
+    assert f"field moves: {MAX_TRANSCRIPT_MOVES + 1} moves, above the limit of {MAX_TRANSCRIPT_MOVES}" in err

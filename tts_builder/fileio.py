@@ -32,6 +32,9 @@ from tts_builder.errors import InputError
 MAX_FILE_BYTES = 256 * 1024 * 1024
 MAX_JSON_DEPTH = 100
 MAX_INT_DIGITS = 64
+# A recorded game: real games take a few hundred moves; replaying millions would take
+# minutes while looking like a hang.
+MAX_TRANSCRIPT_MOVES = 100_000
 
 TEMP_PREFIX = ".tts-builder-tmp-"
 # A temporary file this old belongs to no live run (a build takes seconds).
