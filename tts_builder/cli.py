@@ -138,7 +138,9 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     command: Callable[[str, Path], int] | None = getattr(art, "render_sheets_command", None)
     if command is None:
         raise InputError("sheets: the art module has no render_sheets_command")
-    return command(game_id, _out_dir(args.out))
+    out = _out_dir(args.out)
+    sweep_stale_temp(out / game_id)  # what a killed run left
+    return command(game_id, out)
 
 
 def cmd_install(args: argparse.Namespace) -> int:

@@ -28,7 +28,7 @@ from typing import Any
 from tts_builder.errors import InputError
 
 # The limits every reader applies (the largest real save in the shared corpus is
-# 2.9 MB and nests 23 levels; TTS's own integers are 32-bit).
+# 2.9 MB and nests 16 levels; TTS's own integers are 32-bit).
 MAX_FILE_BYTES = 256 * 1024 * 1024
 MAX_JSON_DEPTH = 100
 MAX_INT_DIGITS = 64
@@ -40,7 +40,7 @@ TEMP_PREFIX = ".tts-builder-tmp-"
 # A temporary file this old belongs to no live run (a build takes seconds).
 STALE_TEMP_SECONDS = 60 * 60
 
-_CONSTANT_RE = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
+_CONSTANT_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(-?Infinity|NaN)', re.DOTALL)
 _STRING_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_QUOTE_OR_BRACKET = bytes(sorted(set(range(256)) - set(b'[]{}"')))
 _QUOTED_RE = re.compile(rb'"[^"]*"')
