@@ -206,3 +206,10 @@ def test_a_transcript_of_too_many_moves_names_the_limit(tmp_path, capsys):
     path.write_text(transcript_text(moves=[{"player": 0, "type": "pass"}] * (MAX_TRANSCRIPT_MOVES + 1)))
     err = one_line_error(capsys, ["validate", str(path)])
     assert f"field moves: {MAX_TRANSCRIPT_MOVES + 1} moves, above the limit of {MAX_TRANSCRIPT_MOVES}" in err
+
+
+def test_bad_utf8_names_line_and_column(tmp_path, capsys):
+    path = tmp_path / "t.json"
+    path.write_bytes(b'{\n  "a": "\xff"}')
+    err = one_line_error(capsys, ["schema-check", str(path)])
+    assert f"{path}: not UTF-8 text at line 2 column 9 (byte 10)" in err

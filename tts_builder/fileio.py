@@ -200,7 +200,9 @@ def load_json_file(path: str | os.PathLike[str], *, allow_infinity: bool = False
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - raw.rfind(b"\n", 0, exc.start)
+        raise InputError(f"{p}: not UTF-8 text at line {line} column {column} (byte {exc.start})") from None
     if not text.strip():
         raise InputError(f"{p}: empty file, expected JSON")
     return parse_json_text(text, str(p), allow_infinity=allow_infinity)
@@ -289,7 +291,7 @@ def sweep_stale_temp(folder: str | os.PathLike[str], *, max_age: float = STALE_T
     return removed
 
 
-_PID_RE = re.compile(r"-(\d+)-[0-9a-f]{8}$")
+_PID_RE = re.compile(r"-([0-9]{1,9})-[0-9a-f]{8}$")
 
 
 def _owner_alive(name: str) -> bool:
@@ -299,7 +301,7 @@ def _owner_alive(name: str) -> bool:
     if not match:
         return True
     pid = int(match.group(1))
-    if pid == os.getpid():
+    if pid == os.getpid() or os.name == "nt":  # Windows' os.kill(pid, 0) would end the process
         return True
     try:
         os.kill(pid, 0)
