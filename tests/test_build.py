@@ -112,6 +112,18 @@ def test_a_warm_rebuild_into_the_same_folder_gives_the_same_bytes(builds: dict[s
     assert _files(out) == cold
 
 
+def test_a_fresh_build_into_a_folder_named_in_cyrillic(builds: dict[str, Path], tmp_path: Path) -> None:
+    """The check sees the staged images through the save's file:/// URLs, which then hold
+    non-ASCII text (a Windows "Документы" folder)."""
+    out = tmp_path / "Документы ü"
+    shutil.copytree(builds["local"] / GAME / CACHE_DIR, out / GAME / CACHE_DIR)  # no images, no save yet
+    assert cli.main(["build", GAME, "--out", str(out)]) == 0
+    problems = check_save(json.loads((out / GAME / f"{GAME}.json").read_text("utf-8")), own_output=True,
+                          base_dir=out / GAME)
+    assert [p for p in problems if p.severity == ERROR] == []  # the images are where the URLs point
+    assert sorted(p.name for p in out.iterdir()) == [GAME]
+
+
 def test_save_has_no_date_and_sorted_keys(save: dict[str, Any], builds: dict[str, Path]) -> None:
     assert "Date" not in save and "EpochTime" not in save
     text = (builds["local"] / GAME / f"{GAME}.json").read_text("utf-8")

@@ -266,7 +266,9 @@ def _check_against(data: dict[str, Any], live_images: Path, staged_images: Path,
     if base_url:
         return check_save(data, base_dir=game_dir, own_output=True)
     live, staged = file_url(live_images.resolve()), file_url(staged_images.resolve())
-    text = json.dumps(data, ensure_ascii=False).replace(json.dumps(live)[1:-1] + "/", json.dumps(staged)[1:-1] + "/")
+    def escaped(url: str) -> str:  # as the URL appears inside the JSON text below
+        return json.dumps(url + "/", ensure_ascii=False)[1:-1]
+    text = json.dumps(data, ensure_ascii=False).replace(escaped(live), escaped(staged))
     problems = check_save(json.loads(text), base_dir=game_dir, own_output=True)
     live_dir, staged_dir = str(live_images.resolve()), str(staged_images.resolve())
     return [Problem(p.path, p.message.replace(staged, live).replace(staged_dir, live_dir), p.severity)

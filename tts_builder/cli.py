@@ -221,7 +221,8 @@ def _stdout_to_devnull() -> None:
 
 
 def _one_line(message: str) -> str:
-    return " ".join(message.split())
+    """The message with its line breaks (a template error's, say) turned into spaces."""
+    return " ".join(message.splitlines())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
