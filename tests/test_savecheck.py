@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from tts_builder import savecheck
 from tts_builder.errors import InputError
 from tts_builder.savecheck import Problem, check_save, load_save_file, load_schema, run_schema_check
 
@@ -435,3 +437,84 @@ def test_arknova_stale_card_keys_are_warnings(fixture_problems: dict[str, list[P
     assert stale and all(p.severity == "warning" for p in stale)
     # §4 counts 210 such cards in the Ark Nova save; we report one warning per deck.
     assert sum(int(p.message.split(" of ")[0]) for p in stale) == 210
+
+
+# --- what old and odd saves hold, which TTS loads ------------------------------------------
+
+
+def test_empty_guid_is_a_warning_for_third_party_and_an_error_for_own_output() -> None:
+    save = valid_save()
+    save["ObjectStates"][1]["GUID"] = ""  # 2014-15 saves leave every GUID empty
+    save["ObjectStates"][2]["GUID"] = ""  # and two empty GUIDs are not duplicates
+    assert errors(save) == []
+    assert [p.path for p in warnings(save)] == ["$.ObjectStates[1].GUID", "$.ObjectStates[2].GUID"]
+    assert "empty GUID" in warnings(save)[0].message
+    assert {p.path for p in errors(save, own_output=True)} == {"$.ObjectStates[1].GUID", "$.ObjectStates[2].GUID"}
+
+
+def test_old_deck_without_contained_objects_is_checked_through_its_ids() -> None:
+    save = valid_save()
+    del save["ObjectStates"][0]["ContainedObjects"]  # decks before 2016: DeckIDs only
+    assert errors(save) == []
+    (warning,) = at("$.ObjectStates[0].DeckIDs", warnings(save))
+    assert "old-style deck: 3 DeckIDs" in warning.message
+    assert at("$.ObjectStates[0].DeckIDs", errors(save, own_output=True))
+    # the ids are still checked against the deck's sheets
+    save["ObjectStates"][0]["DeckIDs"][2] = 300
+    assert "needs CustomDeck key 3" in at("$.ObjectStates[0].DeckIDs[2]", errors(save))[0].message
+    # an empty deck is no old-style deck, and a short ContainedObjects is still an error
+    save = valid_save()
+    save["ObjectStates"][0]["ContainedObjects"].pop()
+    assert "3 ids but ContainedObjects has 2" in at("$.ObjectStates[0].DeckIDs", errors(save))[0].message
+
+
+def test_infinity_loads_from_a_file_and_warns(tmp_path: Path) -> None:
+    path = tmp_path / "joint.json"
+    save = valid_save()
+    text = json.dumps(save).replace('"Gravity": 0.5', '"Gravity": Infinity')
+    path.write_text(text, encoding="utf-8")
+    data = load_save_file(path)
+    assert data["Gravity"] == float("inf")
+    (problem,) = at("$.Gravity", check_save(data))
+    assert problem.severity == "warning" and "JSON.NET" in problem.message
+    assert at("$.Gravity", errors(data, own_output=True))
+
+
+def test_nan_in_a_file_is_refused_with_its_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "nan.json"
+    path.write_text('{"ObjectStates": [],\n  "Note": "NaN",\n  "Gravity": NaN}', encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_save_file(path)
+    assert str(info.value) == f"{path}: NaN is not valid JSON at line 3 column 14"
+
+
+def test_a_custom_deck_key_of_thousands_of_digits_is_a_schema_error() -> None:
+    save = valid_save()
+    save["ObjectStates"][1]["CustomDeck"] = {"9" * 5000: sheet()}
+    found = [p for p in errors(save) if "bad key" in p.message]
+    assert found and found[0].path.startswith("$.ObjectStates[1].CustomDeck")
+
+
+def test_duplicate_guid_check_of_a_large_save() -> None:
+    """30,000 table objects sharing three GUIDs: the duplicate check is linear (the
+    quadratic one it replaced took minutes on this). Only the semantic pass runs, as the
+    schema pass takes its own (linear) 15 s here; the result is asserted, not the time."""
+    objects = [{"Name": "BlockSquare", "GUID": f"{i % 3:06x}", "Transform": transform()} for i in range(30_000)]
+    problems = savecheck._semantic_problems({"ObjectStates": objects}, base_dir=None, own_output=False)
+    assert len(problems) == 30_000 - 3 and all(p.severity == "error" for p in problems)
+    assert str(problems[0]) == ("error $.ObjectStates[3].GUID: duplicate GUID '000000' among table objects "
+                                "(first at $.ObjectStates[0])")
+
+
+WILD_DIR = Path(os.environ.get("TTS_BUILDER_SHARED", Path(__file__).resolve().parents[2] / "shared")) \
+    / "fixtures" / "tts_saves_wild"
+WILD_NAMES = sorted(p.name for p in WILD_DIR.glob("*.json"))
+
+
+@pytest.mark.parametrize("name", WILD_NAMES or ["(absent)"])
+def test_every_save_from_the_wild_is_accepted(shared_dir: Path, name: str) -> None:
+    path = shared_dir / "fixtures" / "tts_saves_wild" / name
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    out = io.StringIO()
+    assert run_schema_check(str(path), out=out) == 0, out.getvalue()[-2000:]

@@ -13,17 +13,24 @@ Image URLs are absolute ``file:///`` paths (this computer only), or
 ``BASE_URL/<game>/images/<file>`` with ``--base-url`` (upload ``OUT/`` there).
 
 Nothing is written unless the whole build succeeds. The art is rendered into a
-staging folder (``OUT/.<game>.building/``) seeded with hard links to the previous
-images and cache, so unchanged pictures are reused without touching the live
-copies. The new images then replace the old ones, the save is checked against
-them, and only then are the save and thumbnail written (atomically). A failed
-check puts the previous images back and leaves the folder as it was.
-Same inputs give byte-identical files: GUIDs come from names, keys are sorted and
-the save's date is ``$SOURCE_DATE_EPOCH`` or a fixed one (:func:`tts_builder.save.save_epoch`).
+staging folder (``OUT/.tts-builder-tmp-<game>-build-*``) seeded with hard links
+to the previous images and cache, so unchanged pictures are reused without
+touching the live copies, and the save is checked against the staged images. A
+failed check leaves the folder as it was. Only then is the output committed, file
+by file, each by an atomic rename: new and changed images, then the save and the
+thumbnail, then images the new save no longer uses are removed, then the cache.
+So a build killed at any step leaves every file whole and none that a save
+refers to missing (with unchanged inputs, the previous output byte for byte),
+and the next build removes what the killed one left (the staging folder and
+``.tts-builder-tmp-*`` files, see :func:`tts_builder.fileio.sweep_stale_temp`).
+Same inputs give byte-identical files, cold or warm: GUIDs come from names,
+keys are sorted, the art manifest has no run counts and the save's date is
+``$SOURCE_DATE_EPOCH`` or a fixed one (:func:`tts_builder.save.save_epoch`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -44,7 +51,8 @@ from tts_builder.art.pipeline import CACHE_DIR, MANIFEST, THUMBNAIL_SIZE
 from tts_builder.art.render import png_bytes
 from tts_builder.art.source import art_root, load_art_source
 from tts_builder.errors import InputError, require_game
-from tts_builder.fileio import atomic_write_bytes, atomic_write_json, parse_json_text
+from tts_builder.fileio import (TEMP_PREFIX, atomic_write_bytes, atomic_write_json, parse_json_text,
+                                sweep_stale_temp, temp_path_in)
 from tts_builder.lualint import lint_lua
 from tts_builder.save import (LAYOUT_FILE, MAT_IMAGE, TableLayout, TablePlan, build_save, image_names,
                               parse_table_layout, plan_table, table_context)
@@ -78,6 +86,8 @@ class BuildResult:
     save_bytes: int
     images: tuple[str, ...]
     warnings: tuple[Problem, ...] = field(default=())
+    rendered: int = 0  # card pictures drawn by this run (printed, never written)
+    reused: int = 0
 
 
 # --------------------------------------------------------------------------- inputs
@@ -229,7 +239,7 @@ def _link_tree(src: Path, dst: Path) -> None:
         rel = Path(folder).relative_to(src)
         (dst / rel).mkdir(parents=True, exist_ok=True)
         for name in files:
-            if name.endswith(".tmp"):
+            if name.startswith(TEMP_PREFIX) or name.endswith(".tmp"):
                 continue
             try:
                 os.link(Path(folder) / name, dst / rel / name)
@@ -237,12 +247,58 @@ def _link_tree(src: Path, dst: Path) -> None:
                 shutil.copy2(Path(folder) / name, dst / rel / name)
 
 
-def _swap_in(new: Path, live: Path, previous: Path) -> None:
-    """Move ``new`` to ``live``, keeping the old ``live`` at ``previous``."""
-    shutil.rmtree(previous, ignore_errors=True)
-    if live.exists():
-        os.replace(live, previous)
-    os.replace(new, live)
+def _commit_files(staged: Path, live: Path) -> list[Path]:
+    """Move every file of ``staged`` to the same place under ``live``, each by an atomic
+    rename (a hard link of the live file itself is left alone: it did not change).
+    Returns the files of ``live`` that ``staged`` lacks, for the caller to remove once
+    nothing refers to them."""
+    names: set[Path] = set()
+    for path in sorted(staged.rglob("*")) if staged.is_dir() else []:
+        if not path.is_file():
+            continue
+        rel = path.relative_to(staged)
+        names.add(rel)
+        target = live / rel
+        if target.is_file() and os.path.samefile(path, target):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+    if not live.is_dir():
+        return []
+    return [p for p in sorted(live.rglob("*")) if p.is_file() and p.relative_to(live) not in names]
+
+
+def _remove_files(paths: Sequence[Path]) -> None:
+    for path in paths:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def _check_against(data: dict[str, Any], live_images: Path, staged_images: Path, game_dir: Path,
+                   base_url: str | None) -> list[Problem]:
+    """:func:`check_save` with the save's local image URLs pointed at the staged images
+    (the live folder is only updated once the check has passed); problems name the live paths."""
+    if base_url:
+        return check_save(data, base_dir=game_dir, own_output=True)
+    live, staged = file_url(live_images.resolve()), file_url(staged_images.resolve())
+    def escaped(url: str) -> str:  # as the URL appears inside the JSON text below
+        return json.dumps(url + "/", ensure_ascii=False)[1:-1]
+    text = json.dumps(data, ensure_ascii=False).replace(escaped(live), escaped(staged))
+    problems = check_save(json.loads(text), base_dir=game_dir, own_output=True)
+    live_dir, staged_dir = str(live_images.resolve()), str(staged_images.resolve())
+    return [Problem(p.path, p.message.replace(staged, live).replace(staged_dir, live_dir), p.severity)
+            for p in problems]
+
+
+def _sweep_leftovers(out_root: Path, game_dir: Path) -> None:
+    """Remove what killed builds left: staging folders and temporary files (those of
+    earlier versions of this tool too: ``.<game>.building``, ``.images.previous``)."""
+    sweep_stale_temp(out_root, recursive=False)
+    sweep_stale_temp(game_dir)
+    for legacy in (out_root / f".{game_dir.name}.building", game_dir / f".{IMAGES}.previous"):
+        shutil.rmtree(legacy, ignore_errors=True)
 
 
 def _thumbnail_bytes(images: Path, manifest: ArtManifest, layout: TableLayout) -> bytes:
@@ -273,13 +329,11 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
     made_root = not out_root.exists()
     game_dir = out_root / game_id
     made_game_dir = not game_dir.exists()
-    stage = out_root / f".{game_id}.building"
-    previous = game_dir / f".{IMAGES}.previous"
+    _sweep_leftovers(out_root, game_dir)
+    stage = temp_path_in(out_root, f"{game_id}-build")
     live_images = game_dir / IMAGES
-    swapped = False
     done = False
     try:
-        shutil.rmtree(stage, ignore_errors=True)  # a leftover from an interrupted build
         stage_game = stage / game_id
         stage_images = stage_game / IMAGES
         _link_tree(live_images, stage_images)
@@ -302,29 +356,24 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
         if missing:
             raise InputError(f"{game_id}: the save refers to images/{missing[0]}, which the art did not write")
         say("check")
-        game_dir.mkdir(parents=True, exist_ok=True)
-        _swap_in(stage_images, live_images, previous)  # the check sees the images the save will use
-        swapped = True
-        problems = check_save(data, base_dir=game_dir, own_output=True)
+        problems = _check_against(data, live_images, stage_images, game_dir, base_url)
         if any(p.severity == ERROR for p in problems):
             raise BuildCheckFailed(game_id, problems)
         say("write")
+        game_dir.mkdir(parents=True, exist_ok=True)
+        unused_images = _commit_files(stage_images, live_images)
         save_path, thumb_path = save_paths(out_root, game_id)
         atomic_write_json(save_path, data)
         atomic_write_bytes(thumb_path, thumbnail)
-        if (stage_game / CACHE_DIR).is_dir():
-            _swap_in(stage_game / CACHE_DIR, game_dir / CACHE_DIR, stage / "old-cache")
+        _remove_files(unused_images)  # only now: the previous save referred to them
+        _remove_files(_commit_files(stage_game / CACHE_DIR, game_dir / CACHE_DIR))
         done = True
         return BuildResult(game_id=game_id, save_path=save_path, thumbnail_path=thumb_path, images_dir=live_images,
                            objects=len(data["ObjectStates"]), cards=len(plan.all_cards()),
                            save_bytes=save_path.stat().st_size, images=tuple(names),
-                           warnings=tuple(p for p in problems if p.severity != ERROR))
+                           warnings=tuple(p for p in problems if p.severity != ERROR),
+                           rendered=manifest.rendered, reused=manifest.reused)
     finally:
-        if swapped and not done:  # put the previous images back
-            shutil.rmtree(live_images, ignore_errors=True)
-            if previous.exists():
-                os.replace(previous, live_images)
-        shutil.rmtree(previous, ignore_errors=True)
         shutil.rmtree(stage, ignore_errors=True)
         if not done:
             for folder, made in ((game_dir, made_game_dir), (out_root, made_root)):
@@ -345,7 +394,8 @@ def _tty_progress(game_id: str) -> Say:
 def _summary(result: BuildResult, seconds: float) -> str:
     return (f"{result.game_id}: {result.save_path} ({result.objects} objects, {result.cards} cards, "
             f"{result.save_bytes / 1024:.0f} KB), {result.thumbnail_path.name}, {len(result.images)} images "
-            f"in {result.images_dir} ({seconds:.1f} s)")
+            f"in {result.images_dir}; {result.rendered} card pictures rendered, {result.reused} reused "
+            f"({seconds:.1f} s)")
 
 
 def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, base_url: str | None,

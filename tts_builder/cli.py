@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
@@ -17,12 +18,31 @@ import rules
 import rules.players
 from tts_builder import __version__
 from tts_builder.errors import InputError, require_game
-from tts_builder.fileio import parse_json_text
+from tts_builder.fileio import MAX_JSON_DEPTH, parse_json_text, sweep_stale_temp
 
 
 class _Parser(argparse.ArgumentParser):
+    """One-line errors, and no abbreviated options: ``--out`` must not be guessed from
+    ``--o``, and a new option must not silently change what an old abbreviation meant."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:  # argparse's default prints usage; keep one line
         raise InputError(f"{self.prog}: {message}")
+
+
+def _out_dir(value: str, option: str = "--out") -> Path:
+    """``--out DIR`` as a Path, refused when it, or a folder above it, is not a folder."""
+    path = Path(value)
+    for place in (path, *path.parents):
+        if place.exists():
+            if not place.is_dir():
+                what = "names" if place == path else f"is inside {place}, which is"
+                raise InputError(f"{option} {value}: {what} a file, not a folder")
+            break
+    return path
 
 
 def _options_arg(text: str | None) -> dict[str, Any]:
@@ -65,7 +85,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from tts_builder.simulate import simulate
 
     game_id = _game_arg(args.game)
-    paths = simulate(game_id, args.games, args.seed, Path(args.out), policy=args.policy,
+    out = _out_dir(args.out)
+    sweep_stale_temp(out, recursive=False)  # what a killed run left
+    paths = simulate(game_id, args.games, args.seed, out, policy=args.policy,
                      options=_options_arg(args.options), num_players=_players_arg(args.players),
                      progress=_progress(sys.stderr.isatty()))
     print(f"wrote {len(paths)} transcript(s) to {args.out}")
@@ -108,6 +130,8 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
     game_id = _game_arg(args.game)
     if args.games < 1:
         raise InputError(f"--games must be at least 1, not {args.games}")
+    if args.mutants < 0:
+        raise InputError(f"--mutants must be at least 0, not {args.mutants}")
     report = check_lua(game_id, args.games, args.seed, policy=args.policy, mutants_per_move=args.mutants,
                        progress=_progress(sys.stderr.isatty()), players=_players_arg(args.players),
                        options=_options_arg(args.options) if args.options is not None else None)
@@ -118,7 +142,7 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from tts_builder.build import build_command
 
-    return build_command(args.games, all_games=args.all, out_root=Path(args.out), base_url=args.base_url,
+    return build_command(args.games, all_games=args.all, out_root=_out_dir(args.out), base_url=args.base_url,
                          progress=sys.stderr.isatty())
 
 
@@ -129,14 +153,17 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     command: Callable[[str, Path], int] | None = getattr(art, "render_sheets_command", None)
     if command is None:
         raise InputError("sheets: the art module has no render_sheets_command")
-    return command(game_id, Path(args.out))
+    out = _out_dir(args.out)
+    sweep_stale_temp(out / game_id)  # what a killed run left
+    return command(game_id, out)
 
 
 def cmd_install(args: argparse.Namespace) -> int:
     from tts_builder.install import install_command
 
     game_id = _game_arg(args.game)
-    return install_command(game_id, out_root=Path(args.out), tts_dir=Path(args.tts_dir) if args.tts_dir else None)
+    return install_command(game_id, out_root=_out_dir(args.out),
+                           tts_dir=_out_dir(args.tts_dir, "--tts-dir") if args.tts_dir else None)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -205,18 +232,51 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stdout_to_devnull() -> None:
+    """After a broken pipe: point stdout at the null device, so the interpreter's last
+    flush has nowhere to fail (it would print "Exception ignored ... BrokenPipeError")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is not a real file (captured in tests)
+        pass
+
+
+def _one_line(message: str) -> str:
+    """The message with its line breaks (a template error's, say) turned into spaces."""
+    return " ".join(message.splitlines())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; every failure the user can cause is one line on stderr and exit 2.
+
+    A reader that stops early (``tts-builder validate ... | head``) ends the command
+    quietly with exit 0: the output it wanted was delivered.
+    """
     try:
         args = build_parser().parse_args(argv)
         code: int = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return code
     except InputError as exc:
-        print(f"tts-builder: {exc}", file=sys.stderr)
+        print(f"tts-builder: {_one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        return 1
+        _stdout_to_devnull()
+        return 0
+    except RecursionError:  # the readers' depth limit stops this first; never a traceback
+        print(f"tts-builder: input nested too deep (the limit is {MAX_JSON_DEPTH} levels)", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("tts-builder: out of memory: the input is too large", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file the command had to write or read failed: name it
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"tts-builder: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 

@@ -9,6 +9,12 @@ name). Installing a mod that is already there byte for byte copies nothing and
 names the existing slot; a rebuilt mod gets a new slot (TTS saves are never
 overwritten). ``Saves/SaveFileInfos.json`` is TTS's own index and is not touched.
 
+A killed install leaves nothing TTS would list: both files are written under
+``.tts-builder-tmp-*`` names (swept by the next install) and renamed into place,
+the save first; a kill between the two renames leaves a save without its
+thumbnail, which the next install finds byte for byte and completes. A save
+name taken by a folder is never reused.
+
 The TTS folder (the one holding ``Saves/`` and ``Mods/``) is, by default:
 
 * Windows: ``%USERPROFILE%\\Documents\\My Games\\Tabletop Simulator``
@@ -33,9 +39,9 @@ from pathlib import Path
 
 from tts_builder.build import DEFAULT_OUT, save_paths
 from tts_builder.errors import InputError, require_game
-from tts_builder.fileio import atomic_write_bytes
+from tts_builder.fileio import atomic_write_bytes, read_input_bytes, sweep_stale_temp
 
-SAVE_RE = re.compile(r"^TS_Save_([0-9]+)\.json$")
+SAVE_RE = re.compile(r"^TS_Save_([0-9]{1,9})\.json$")
 
 
 @dataclass(frozen=True)
@@ -75,8 +81,26 @@ def save_numbers(saves: Path) -> list[int]:
 
 
 def next_save_number(saves: Path) -> int:
-    numbers = save_numbers(saves)
-    return (numbers[-1] + 1) if numbers else 1
+    """One more than the highest ``TS_Save_<N>.json`` name taken by anything (a folder of
+    that name too: TTS skips it, and a save cannot be renamed over it); a slot whose
+    thumbnail name is taken by something other than a file is skipped as well."""
+    if not saves.is_dir():
+        return 1
+    n = max((int(m.group(1)) for p in saves.iterdir() if (m := SAVE_RE.match(p.name))), default=0) + 1
+    while (saves / f"TS_Save_{n}.png").exists() and not (saves / f"TS_Save_{n}.png").is_file():
+        n += 1
+    return n
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    """The bytes of an installed save, or None when it cannot be read (another program's
+    file with odd permissions is not ours to judge: it is skipped)."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        print(f"tts-builder: note: cannot read {path}; skipped when looking for an earlier install",
+              file=sys.stderr)
+        return None
 
 
 def install(game_id: str, *, out_root: Path = DEFAULT_OUT, tts_dir: Path | None = None) -> InstallResult:
@@ -95,19 +119,26 @@ def install(game_id: str, *, out_root: Path = DEFAULT_OUT, tts_dir: Path | None 
     elif not Path(tts_dir).is_dir():
         raise InputError(f"--tts-dir {tts_dir}: no such folder")
     saves = Path(tts_dir) / "Saves"
-    save_bytes, thumb_bytes = save_src.read_bytes(), thumb_src.read_bytes()
+    if saves.exists() and not saves.is_dir():
+        raise InputError(f"{saves}: is a file, not the Saves folder: move it away, or pass --tts-dir DIR")
+    save_bytes, thumb_bytes = read_input_bytes(save_src), read_input_bytes(thumb_src)
+    sweep_stale_temp(saves, recursive=False)  # what a killed install left
     for n in save_numbers(saves):  # already installed, byte for byte?
         existing = saves / f"TS_Save_{n}.json"
-        if existing.read_bytes() == save_bytes:
+        if existing.stat().st_size == len(save_bytes) and _read_or_none(existing) == save_bytes:
             thumb = existing.with_suffix(".png")
-            if not thumb.is_file() or thumb.read_bytes() != thumb_bytes:
+            if thumb.is_dir():
+                raise InputError(f"{thumb}: is a folder where the thumbnail of {existing.name} belongs")
+            if not thumb.is_file() or _read_or_none(thumb) != thumb_bytes:
                 atomic_write_bytes(thumb, thumb_bytes)
             return InstallResult(game_id, n, existing, thumb, copied=False)
     n = next_save_number(saves)
     target = saves / f"TS_Save_{n}.json"
     thumb = saves / f"TS_Save_{n}.png"
-    atomic_write_bytes(thumb, thumb_bytes)  # thumbnail first: TTS never sees a save without it
+    # The save first: a kill before the thumbnail is renamed leaves a save the next
+    # install recognises and completes; a thumbnail alone would be an orphan.
     atomic_write_bytes(target, save_bytes)
+    atomic_write_bytes(thumb, thumb_bytes)
     return InstallResult(game_id, n, target, thumb, copied=True)
 
 

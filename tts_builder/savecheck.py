@@ -5,9 +5,11 @@ fields and key patterns. The checks here cover what a schema cannot express:
 deck/card consistency, sheet sizes, GUID uniqueness, local files and, for our own
 output, script state, XmlUI and nulls. See ``docs/tts-format.md`` §7.
 
-Third-party saves are judged leniently (odd GUIDs, duplicates inside containers and
-stale per-card deck keys are warnings), because real saves that load in TTS break
-those rules; ``own_output=True`` turns the GUID rules into errors.
+Third-party saves are judged leniently (odd or empty GUIDs, duplicates inside
+containers, stale per-card deck keys, decks of DeckIDs without ContainedObjects and
+a bare ``Infinity`` are warnings), because real saves that load in TTS have them
+(the 45 saves of ``fixtures/tts_saves_wild`` pass); ``own_output=True`` turns those
+rules into errors. The duplicate-GUID check is linear in the number of objects.
 
 >>> problems = check_save({"Name": "Card", "Transform": {"posX": 0}})
 >>> [str(p) for p in problems][:1]
@@ -46,7 +48,9 @@ MAX_NUM_HEIGHT = 7
 Parts = tuple[str | int, ...]
 
 _GUID_RE = re.compile(r"[0-9a-f]{6}")
-_DIGITS_RE = re.compile(r"[0-9]+")
+# A CustomDeck key is read as a 32-bit int by TTS; the schema allows 9 digits at most,
+# so a hostile key of thousands of digits never reaches int().
+_DIGITS_RE = re.compile(r"[0-9]{1,9}")
 _PLAIN_KEY_RE = re.compile(r"[A-Za-z0-9_]+")
 _WINDOWS_DRIVE_RE = re.compile(r"/?([A-Za-z]:[/\\].*)", re.DOTALL)
 _XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>")
@@ -106,11 +110,13 @@ def _validator() -> jsonschema.Draft202012Validator:
 def load_save_file(path: str | os.PathLike[str]) -> Any:
     """Load a save file strictly; raise :class:`InputError` naming the file.
 
-    Unreadable, non-JSON, truncated and NaN/Infinity input are rejected by
-    :func:`tts_builder.fileio.load_json_file`; a root that is not a JSON object is
+    Unreadable, non-JSON, truncated, NaN and over-limit input are rejected by
+    :func:`tts_builder.fileio.load_json_file`, with the line and column; a bare
+    ``Infinity`` is accepted, because JSON.NET writes infinite floats that way and TTS
+    loads them (``_value_problems`` warns). A root that is not a JSON object is
     rejected here, since all three TTS shapes (save, saved object, ObjectState) are objects.
     """
-    data = load_json_file(path)
+    data = load_json_file(path, allow_infinity=True)
     if not isinstance(data, dict):
         kind = "array" if isinstance(data, list) else type(data).__name__
         raise InputError(f"{path}: root is a JSON {kind}, expected an object (a save or an ObjectState)")
@@ -233,12 +239,15 @@ def _semantic_problems(data: dict[str, Any], *, base_dir: Path | None, own_outpu
     for node in _walk_objects(data):
         obj, parts = node.obj, node.parts
         guid = obj.get("GUID")
-        if isinstance(guid, str):
+        if guid == "":
+            # 2014-15 saves leave every GUID empty; TTS assigns fresh ones on load.
+            problems.append(Problem(json_path(parts + ("GUID",)), "empty GUID (TTS assigns one on load)", strict))
+        elif isinstance(guid, str):
             guids.setdefault(guid, []).append(node)
             if not _GUID_RE.fullmatch(guid):
                 problems.append(Problem(json_path(parts + ("GUID",)), f"GUID {guid!r} is not 6 lowercase hex digits", strict))
         if isinstance(obj.get("DeckIDs"), list):
-            problems += _deck_problems(obj, parts)
+            problems += _deck_problems(obj, parts, strict)
         if _is_int(obj.get("CardID")):
             problems += _card_problems(node)
         custom_deck = obj.get("CustomDeck")
@@ -287,12 +296,18 @@ def _sheet_problem(card_id: int, key: str, entry: Any) -> str | None:
     return None
 
 
-def _deck_problems(deck: dict[str, Any], parts: Parts) -> list[Problem]:
+def _deck_problems(deck: dict[str, Any], parts: Parts, strict: str) -> list[Problem]:
     problems: list[Problem] = []
     deck_ids: list[Any] = deck["DeckIDs"]
     contained = deck.get("ContainedObjects")
     cards = contained if isinstance(contained, list) else []
-    if len(deck_ids) != len(cards):
+    if not cards and deck_ids:
+        # Decks saved before 2016 list only DeckIDs; TTS makes the cards from the ids and
+        # the deck's CustomDeck on load, so the ids are still checked against the sheets.
+        problems.append(Problem(json_path(parts + ("DeckIDs",)),
+                                f"old-style deck: {len(deck_ids)} DeckIDs and no ContainedObjects "
+                                "(TTS makes the cards on load)", strict))
+    elif len(deck_ids) != len(cards):
         problems.append(
             Problem(
                 json_path(parts + ("DeckIDs",)),
@@ -397,6 +412,7 @@ def _guid_duplicate_problems(guids: dict[str, list[_Node]], strict: str) -> list
         if len(nodes) < 2:
             continue
         tops = [n for n in nodes if n.top]
+        later_tops = {id(n) for n in tops[1:]}  # a set: a GUID shared by 100k objects stays linear
         for node in tops[1:]:
             problems.append(
                 Problem(
@@ -405,7 +421,7 @@ def _guid_duplicate_problems(guids: dict[str, list[_Node]], strict: str) -> list
                     ERROR,
                 )
             )
-        rest = [n for n in nodes if n not in tops[1:]]
+        rest = [n for n in nodes if id(n) not in later_tops]
         if len(rest) > 1:
             problems.append(
                 Problem(
@@ -461,12 +477,16 @@ def _walk_values(value: Any, parts: Parts = ()) -> Iterator[tuple[Parts, Any]]:
 
 
 def _value_problems(data: Any, *, own_output: bool) -> list[Problem]:
-    """NaN/Infinity can only come from in-memory data (loading rejects them) and would
-    be written as invalid JSON; nulls are legal in TTS but never written by us."""
+    """NaN can only come from in-memory data (loading rejects it) and would be written
+    as invalid JSON. Infinity loads from third-party saves (JSON.NET writes it and TTS
+    reads it back), so there it only warns; nulls are legal in TTS but never written by us."""
     problems: list[Problem] = []
     for parts, value in _walk_values(data):
-        if isinstance(value, float) and not math.isfinite(value):
+        if isinstance(value, float) and math.isnan(value):
             problems.append(Problem(json_path(parts), f"{value} is not a JSON number", ERROR))
+        elif isinstance(value, float) and math.isinf(value):
+            problems.append(Problem(json_path(parts), f"{value} is not a JSON number (JSON.NET writes it; TTS reads it)",
+                                    ERROR if own_output else WARNING))
         elif value is None and own_output:
             problems.append(Problem(json_path(parts), "null value (our output must not contain nulls)", ERROR))
     return problems

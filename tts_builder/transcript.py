@@ -30,6 +30,7 @@ import jsonschema
 import rules
 from rules.core import Game, SetupError, State
 from tts_builder.errors import InputError
+from tts_builder.fileio import MAX_TRANSCRIPT_MOVES
 
 FORMAT = "tts-builder-transcript"
 VERSION = 1
@@ -143,6 +144,9 @@ def parse_transcript(data: Any, source: str) -> tuple[Game, State, list[Any]]:
         raise InputError(f"{source}: not a transcript (field 'format' must be {FORMAT!r})")
     if data.get("version") != VERSION:
         raise InputError(f"{source}: unsupported transcript version {data.get('version')!r} (this tool reads {VERSION})")
+    moves = data.get("moves")
+    if isinstance(moves, list) and len(moves) > MAX_TRANSCRIPT_MOVES:
+        raise InputError(f"{source}: field moves: {len(moves)} moves, above the limit of {MAX_TRANSCRIPT_MOVES}")
     errors = sorted(_envelope_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     if not errors:
         errors = _move_shape_errors(data["moves"])

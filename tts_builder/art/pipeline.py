@@ -112,8 +112,8 @@ class ArtManifest:
     decks: Mapping[str, DeckArt]
     standalone: Mapping[str, StandaloneArt]
     thumbnail: str | None
-    rendered: int
-    reused: int
+    rendered: int = field(compare=False)  # this run's counts: printed, kept out of the JSON (see to_json)
+    reused: int = field(compare=False)
     files: Mapping[str, FileRecord] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -141,8 +141,8 @@ class ArtManifest:
                 for k, s in self.standalone.items()
             },
             "thumbnail": self.thumbnail,
-            "rendered": self.rendered,
-            "reused": self.reused,
+            # rendered/reused depend on the run (cold or warm), not on the inputs: they are
+            # printed, never written, so rebuilding into the same folder gives the same bytes.
             "files": {k: {"inputs": f.inputs, "sha256": f.sha256} for k, f in self.files.items()},
         }
 
@@ -164,8 +164,8 @@ class ArtManifest:
                 standalone={k: StandaloneArt(key=k, **{**s, "copies": tuple(s["copies"])})
                             for k, s in data["standalone"].items()},
                 thumbnail=data["thumbnail"],
-                rendered=data["rendered"],
-                reused=data["reused"],
+                rendered=0,
+                reused=0,
                 files={k: FileRecord(**v) for k, v in data.get("files", {}).items()},
             )
         except (KeyError, TypeError, AttributeError) as exc:
