@@ -206,7 +206,7 @@ def lint_scripts(game_id: str, data: Mapping[str, Any]) -> None:
             scripts.append((f"{obj.get('Nickname') or obj.get('Name')}-{obj.get('GUID')}.lua", obj["LuaScript"]))
         stack.extend(obj.get("ContainedObjects") or [])
     issues = [issue for name, source in scripts for issue in lint_lua(source, f"{game_id}/{name}")]
-    if issues:
+    if issues:  # one finding a line here; the CLI joins them into its one line with "; "
         raise InputError("\n".join(f"{issue} (generated Lua fails the MoonSharp lint)" for issue in issues))
 
 

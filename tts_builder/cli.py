@@ -244,8 +244,8 @@ def _stdout_to_devnull() -> None:
 
 
 def _one_line(message: str) -> str:
-    """The message with its line breaks (a template error's, say) turned into spaces."""
-    return " ".join(message.splitlines())
+    """The message on one line: its lines (a lint's findings, a template error's context) joined by "; "."""
+    return "; ".join(line.strip() for line in message.splitlines() if line.strip())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
