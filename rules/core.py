@@ -460,6 +460,18 @@ class State:
         """A short hash of the full state; the Lua mirror computes the same text."""
         return state_digest(self.to_json())
 
+    def seat_name(self, seat: int) -> str:
+        """How messages name ``seat`` ("White", a player's name); games override this.
+
+        >>> State().seat_name(1)
+        'Seat 1'
+        """
+        return f"Seat {seat}"
+
+    def name_seats(self, names: list[str]) -> None:
+        """Name the seats after the players (a transcript's ``players``), for games whose
+        messages name seats; the default names nobody and keeps :meth:`seat_name`'s."""
+
     def describe_move(self, move: Move) -> str:
         """A short human sentence for a move (for logs and the in-game notebook)."""
         return json.dumps(move, sort_keys=True)
@@ -474,7 +486,10 @@ def judge(state: State, player: Any, move: Any) -> Verdict:
         return game.verdict("game-over", "The game is already over; no more moves.")
     current = state.current_player()
     if player != current:
-        return game.verdict("turn-order", f"It is player {current}'s decision, not player {player}'s.")
+        who = state.seat_name(current) if current is not None else "nobody"
+        other = state.seat_name(player) if type(player) is int and 0 <= player < state.num_players() \
+            else f"seat {player}"
+        return game.verdict("turn-order", f"It is {who}'s decision, not {other}'s.")
     return state.check(move)
 
 

@@ -163,4 +163,7 @@ def parse_transcript(data: Any, source: str) -> tuple[Game, State, list[Any]]:
                                num_players=len(data["players"]))
     except SetupError as exc:
         raise InputError(f"{source}: field setup/options: {exc}") from None
+    names = [p.get("name") for p in data["players"]]
+    if all(isinstance(n, str) and n for n in names) and len(set(names)) == len(names):
+        state.name_seats(names)  # messages name the seats as the transcript does
     return game, state, list(data["moves"])
