@@ -179,10 +179,10 @@ class Grid:
             coords = (math.floor(rx / s + 0.5), math.floor(-rz / s + 0.5))
         elif self.orientation == "pointy":
             r = -rz / (s * math.sqrt(3) / 2)
-            coords = _cube_round(rx / s - r / 2, r)
+            coords = cube_round(rx / s - r / 2, r)
         else:
             q = rx / (s * math.sqrt(3) / 2)
-            coords = _cube_round(q, -rz / s - q / 2)
+            coords = cube_round(q, -rz / s - q / 2)
         return self._by_coords.get(coords)
 
     # -- data -----------------------------------------------------------
@@ -204,7 +204,12 @@ def _round(v: float) -> float:
     return 0.0 if out == 0 else out
 
 
-def _cube_round(q: float, r: float) -> tuple[int, int]:
+def cube_round(q: float, r: float) -> tuple[int, int]:
+    """The axial hex (q, r) nearest to a fractional axial point (cube rounding).
+
+    >>> cube_round(0.1, 0.2), cube_round(0.9, -0.2)
+    ((0, 0), (1, 0))
+    """
     s = -q - r
     rq, rr, rs = round(q), round(r), round(s)
     dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)

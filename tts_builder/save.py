@@ -51,7 +51,7 @@ from typing import Any
 
 import jinja2
 
-from rules.grid import Grid, GridError, grid_from_data
+from rules.grid import Grid, GridError, cube_round, grid_from_data
 from tts_builder.art import ArtManifest
 from tts_builder.errors import InputError
 from tts_builder.guids import GuidAllocator
@@ -966,22 +966,10 @@ def world_to_cell(ctx: Mapping[str, Any], wx: float, wz: float) -> str | None:
         else:
             q = x / (s * math.sqrt(3) / 2)
             r = -z / s - q / 2
-        a, b = _hex_round(q, r)
+        a, b = cube_round(q, r)
         a, b = a + a0, b + b0
     return ctx["ids"].get(f"{a},{b}")
 
-
-def _hex_round(q: float, r: float) -> tuple[int, int]:
-    """Nearest axial hex to fractional axial (q, r) (cube rounding)."""
-    x, z = q, r
-    y = -x - z
-    rx, ry, rz = round(x), round(y), round(z)
-    ddx, ddy, ddz = abs(rx - x), abs(ry - y), abs(rz - z)
-    if ddx > ddy and ddx > ddz:
-        rx = -ry - rz
-    elif ddz > ddy:
-        rz = -rx - ry
-    return int(rx), int(rz)
 
 
 # --------------------------------------------------------------------------- the save
