@@ -250,3 +250,43 @@ def test_one_art_deck_placed_twice_needs_a_copy_number_each(build_dir):
     assert [c.guid for c in plan.all_cards()] == [c.guid for c in again.all_cards()]
     assert sorted(c.id for c in plan.cards["main"]) == sorted(game.cards)
     assert {c.copy for c in plan.cards["copy-3"]} == {3} and {c.art_id for c in plan.cards["copy-3"]} == set(game.cards)
+
+
+def test_team_play_needs_the_teams_facing_each_other(built):
+    table = Table(built)
+    for color in ("Blue", "Yellow"):  # White, Red, Blue, Yellow: three at the near edge, one at the far
+        table.fake.seat(color)
+    table.click("White", "ttNewGame")
+    assert "Team play: the teams sit facing each other, 2 players at each edge" in table.last_broadcast()
+    assert "seated now: White, Red, Blue, Yellow." in table.last_broadcast()
+    assert table.fake.sandbox.lookup("Game.state") is None
+    table.fake.unseat("Yellow")
+    table.fake.seat("Green")
+    table.click("White", "ttNewGame")
+    assert table.transcript()["setup"]["seats"][3]["hand"]
+
+
+def test_a_team_game_saved_midway_reloads_with_its_cards_and_plays_on(built, monkeypatch):
+    colors = SEAT_COLORS
+    table = Table(built, deck_seed=24)
+    for color in colors:
+        table.fake.seat(color)
+    table.click("White", "ttNewGame")
+    monkeypatch.setattr(test_ttc_mod, "COLORS", colors)
+    test_ttc_mod.play_through(table, seed=24, policy="random", limit=25)
+    before = table.transcript()
+    state_before = table.lua_state()
+    table.fake.save_and_reload()
+    assert table.transcript() == before and len(before["moves"]) == 25
+    assert rules.canonical_json(table.lua_state()) == rules.canonical_json(state_before)
+    # a card lying in its slot is put back there by the sync after reload
+    play = state_before["table"][-1]
+    obj = table.fake.get_object(table.guid_of[test_ttc_mod.physical(play["card"], play["seat"])])
+    slot = obj.position
+    obj.setPosition({"x": 0, "y": 2, "z": 0})
+    table.fake.save_and_reload()
+    assert table.fake.get_object(obj.getGUID()).position == slot
+    final, n = test_ttc_mod.play_through(table, seed=25, policy="heuristic")
+    assert final.is_terminal()
+    report = validate_data({**built, "LuaScriptState": table.fake.sandbox.call("onSave")}, "save.json")
+    assert report.legal and report.finished and report.moves_checked == n, report.summary()
