@@ -23,8 +23,9 @@ def build_save(out: Path, game_id: str) -> dict[str, Any]:
 
 
 class ModTable:
-    """The save's objects in a FakeTTS (zones, the deck with its cards, the rest
-    as plain objects), its XmlUI and Global script loaded with ``state``."""
+    """The save's objects in a FakeTTS (zones, the decks with their cards, the rest
+    as plain objects), its XmlUI and Global script loaded with ``state``. ``deck`` is
+    the save's first deck; ``decks`` holds every deck by its GMNotes (layout deck name)."""
 
     def __init__(self, save: dict[str, Any], state: str = "", deck_seed: int | None = None):
         self.save = save
@@ -32,6 +33,7 @@ class ModTable:
         self.fake.ui.setXml(save["XmlUI"])
         self.zones: dict[str, Any] = {}
         self.deck: Any = None
+        self.decks: dict[str, Any] = {}
         for obj in save["ObjectStates"]:
             t = obj["Transform"]
             pos = (t["posX"], t["posY"], t["posZ"])
@@ -43,12 +45,18 @@ class ModTable:
             elif obj["Name"] in ("Deck", "DeckCustom"):
                 cards = [{"guid": c["GUID"], "name": c["Nickname"], "gm_notes": c["GMNotes"],
                           "card_id": c["CardID"]} for c in obj["ContainedObjects"]]
-                self.deck = self.fake.spawn_deck(cards, guid=obj["GUID"], name=obj["Nickname"], position=pos)
+                deck = self.fake.spawn_deck(cards, guid=obj["GUID"], name=obj["Nickname"], position=pos)
+                self.decks[obj.get("GMNotes", "")] = deck
+                if self.deck is None:
+                    self.deck = deck
             else:
                 self.fake.spawn(obj["Name"], guid=obj["GUID"], name=obj.get("Nickname", ""),
                                 gm_notes=obj.get("GMNotes", ""), position=pos)
-        if deck_seed is not None:  # the fake's shuffle keeps the order: shuffle the deck here instead
+        if deck_seed is not None:  # the fake's shuffle keeps the order: shuffle the decks here instead
             random.Random(deck_seed).shuffle(self.deck._contents)
+            for name, deck in self.decks.items():
+                if deck is not self.deck:
+                    random.Random(f"{deck_seed}/{name}").shuffle(deck._contents)
         self.guid_of = {c["GMNotes"]: c["GUID"] for o in save["ObjectStates"] for c in o.get("ContainedObjects", [])}
         self.hands = hand_transforms(save)
         self.fake.load_global(save["LuaScript"], save_state=state)

@@ -22,11 +22,17 @@ from rules.twin_tower_city import GAME
 from rules.twin_tower_city.engine import CARDS, DEAL
 from modtable import COLORS, ModTable, build_save
 from tts_builder.lualint import lint_lua
+from tts_builder.save import copy_card_id
 from tts_builder.validate import validate_data
 
 GAME_ID = "twin-tower-city"
 REPO = Path(__file__).resolve().parents[1]
-SIDE_OF_SEAT = ["light", "dark"]  # the engine's default seat0_side
+SIDE_OF_SEAT = ["light", "dark"]  # the engine's default seat0_side, by seat % 2
+
+
+def physical(cid: str, seat: int) -> str:
+    """The GMNotes of the card ``cid`` that ``seat`` holds: each pair of seats has its own deck copy."""
+    return copy_card_id(cid, seat // 2 + 1)
 
 
 @pytest.fixture(scope="module")
@@ -75,16 +81,16 @@ def act(table: Table, state: Any, move: dict[str, Any]) -> None:
     column = f"round-{state.to_json()['round']}"
     t = move["type"]
     if t == "play-battle":
-        table.drop(color, move["card"], column)
+        table.drop(color, physical(move["card"], seat), column)
     elif t == "play-army":
-        table.drop(color, move["card"], column)
+        table.drop(color, physical(move["card"], seat), column)
         choice = table.choice()
         assert choice is not None and choice["mode"] == "army", table.last_broadcast()
         for sw in move["swaps"]:
             table.pick_option(color, option_index(choice["options"], replace=sw["replace"], **{"with": sw["with"]}))
         table.click(color, "ttConfirm")
     elif t == "play-warrior":
-        table.drop(color, move["card"], column)
+        table.drop(color, physical(move["card"], seat), column)
         choice = table.choice()
         assert choice is not None and choice["mode"] == "warrior", table.last_broadcast()
         table.pick_option(color, option_index(choice["options"], replace=move["replace"]))
@@ -133,7 +139,7 @@ def panel_matches_engine(table: Table, state: Any) -> None:
         assert table.ui(f"tt-won-{side}") == str(won)
     if not state.is_terminal():
         seat = state.current_player()
-        assert f"Turn: {COLORS[seat]} ({SIDE_OF_SEAT[seat].capitalize()})" in table.ui("tt-turn")
+        assert f"Turn: {COLORS[seat]} ({SIDE_OF_SEAT[seat % 2].capitalize()})" in table.ui("tt-turn")
 
 
 def starters_match_engine(table: Table, state: Any) -> None:
@@ -141,7 +147,7 @@ def starters_match_engine(table: Table, state: Any) -> None:
     data = state.to_json()
     for seat, entry in enumerate(data["setup"]["seats"]):
         for r, cid in enumerate(entry["starters"], 1):
-            obj = table.fake.get_object(table.guid_of[cid])
+            obj = table.fake.get_object(table.guid_of[physical(cid, seat)])
             assert obj.is_face_down == (not state.is_terminal() and r > data["round"]), (cid, r, data["round"])
 
 

@@ -28,7 +28,13 @@ The layout's optional kit sections (see ``tests/test_kit.py`` for a complete tab
 * ``bags``: ``{"name", "label", "position", "color", "contents": [piece ids]}`` (a ``Bag``);
 * ``stacks``: ``{"name", "count", "shape", "size", "faces", "position"}`` (a ``Custom_Tile_Stack``);
 * a zone may be ``{"role", "board", "cells": [...]}``: its box covers those cells;
-* a deck may carry ``"card": {"type", "size"}``, its own card shape.
+* a deck may carry ``"card": {"type", "size"}``, its own card shape;
+* a deck may carry ``"copy": k`` (default 1): one art deck may be placed several times, each
+  placement a different copy, each its own deck object. Copy 1's cards keep the art's card ids;
+  copy k's physical ids (GMNotes, GUID names) are ``<id>#<k>`` (:func:`copy_card_id`). The Lua
+  ``table`` context tells them apart: ``cards[<physical id>]`` carries ``id`` (the art's card id)
+  and ``copy``; ``card_copies[<id>]`` lists the physical ids copy by copy; ``deck_copies`` gives
+  each deck's copy.
 
 What TTS-version-dependent fields hold (issue 8): hands are ``HandTrigger`` objects, snap
 points carry ``Rotation``, ``VersionNumber`` is :data:`TTS_VERSION`, ``Date``/``EpochTime`` come
@@ -151,6 +157,7 @@ class DeckPlacement:
     locked: bool
     card_type: int | None = None     # TTS card shape for this deck (else the layout's card.type)
     card_size: Vec2 | None = None    # this deck's card size (else card.size)
+    copy: int = 1                    # which copy of its art deck this placement is (1, 2, ...)
 
     def object_scale(self, card: CardSpec) -> float:
         """The cards' uniform x/z scale: ``scale``, times this deck's width over the layout's
@@ -539,7 +546,8 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE,
                                    spread=spread, scale=r.number(d.get("scale", 1.0), f"{where}.scale", positive=True),
                                    face_down=r.flag(d.get("face_down", True), f"{where}.face_down"),
                                    locked=r.flag(d.get("locked", False), f"{where}.locked"), card_type=own_type,
-                                   card_size=r.vec2(own["size"], f"{where}.card.size", positive=True) if "size" in own else None))
+                                   card_size=r.vec2(own["size"], f"{where}.card.size", positive=True) if "size" in own else None,
+                                   copy=_deck_copy(r, d.get("copy", 1), f"{where}.copy")))
 
     m = r.mapping(top.get("mat"), "mat")
     colors = dict(r.mapping(m.get("colors", {}), "mat.colors"))
@@ -579,6 +587,18 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE,
         notebook_template=r.text(nb.get("template", ""), "notebook.template"), notebook_tabs=tabs,
         seat_tabs=r.flag(nb.get("seat_tabs", True), "notebook.seat_tabs"),
         boards=boards, zone_cells=zone_cells, **_parse_pieces(r, top, boards))
+
+
+def _deck_copy(r: _Reader, value: Any, where: str) -> int:
+    copy = r.integer(value, where)
+    if copy < 1:
+        raise r.fail(where, f"expected a copy number 1, 2, ..., not {copy}")
+    return copy
+
+
+def copy_card_id(card_id: str, copy: int) -> str:
+    """The physical id of ``copy`` of an art card: the card id itself for copy 1, else ``<id>#<copy>``."""
+    return card_id if copy == 1 else f"{card_id}#{copy}"
 
 
 def _color_text(r: _Reader, value: Any, where: str) -> str:
@@ -768,6 +788,12 @@ class PlacedCard:
     nickname: str
     description: str
     position: Vec2 | None  # own position when spread, else None (inside a deck)
+    card: str = ""         # the art's card id this is a copy of ("" = ``id``)
+    copy: int = 1          # which copy of its art deck (the deck placement's ``copy``)
+
+    @property
+    def art_id(self) -> str:
+        return self.card or self.id
 
 
 @dataclass(frozen=True)
@@ -827,15 +853,16 @@ def plan_table(layout: TableLayout, manifest: ArtManifest, game_data: Mapping[st
     if rows is None:
         rows = {str(row.get("key")): row for row in game_data.get("cards", []) if isinstance(row, Mapping)}
     cards: dict[str, list[PlacedCard]] = {}
-    used_art: set[str] = set()
+    used_art: dict[str, set[int]] = {}
     for placement in layout.decks:
         art = manifest.decks.get(placement.art)
         if art is None:
             raise InputError(f"{layout.origin}: decks: {placement.name!r} uses art deck {placement.art!r}, which the art "
                              f"manifest does not have (it has: {', '.join(manifest.decks) or 'none'})")
-        if placement.art in used_art:
-            raise InputError(f"{layout.origin}: decks: art deck {placement.art!r} is placed twice; each card exists once")
-        used_art.add(placement.art)
+        if placement.copy in used_art.setdefault(placement.art, set()):
+            raise InputError(f"{layout.origin}: decks: art deck {placement.art!r} copy {placement.copy} is placed twice; "
+                             f"give each placement of one art deck its own 'copy' (1, 2, ...)")
+        used_art[placement.art].add(placement.copy)
         for n in range(len(art.sheets)):
             if (placement.art, n) not in sheets:
                 sheets[(placement.art, n)] = SheetRef(len(sheets) + 1, placement.art, n)
@@ -851,13 +878,15 @@ def plan_table(layout: TableLayout, manifest: ArtManifest, game_data: Mapping[st
             deck_key = sheets[(placement.art, slot.sheet)].key
             row = rows.get(key, {"key": key})
             ctx = {**row, "id": cid, "key": key, "copy": copy, "copies": copies, "deck": placement.name,
-                   "in_play": bool(row.get("in_play", True)), "game": game_data}
+                   "deck_copy": placement.copy, "in_play": bool(row.get("in_play", True)), "game": game_data}
+            pid = copy_card_id(cid, placement.copy)
             placed.append(PlacedCard(
-                id=cid, key=key, deck=placement.name, card_id=deck_key * 100 + slot.slot, deck_key=deck_key,
-                guid=guids.get(f"card/{cid}"),
-                nickname=_render_text(layout.card.nickname, ctx, f"{layout.origin}: card.nickname ({cid})"),
-                description=_render_text(layout.card.description, ctx, f"{layout.origin}: card.description ({cid})"),
-                position=placement.spread[n] if placement.spread else None))
+                id=pid, key=key, deck=placement.name, card_id=deck_key * 100 + slot.slot, deck_key=deck_key,
+                guid=guids.get(f"card/{pid}"),
+                nickname=_render_text(layout.card.nickname, ctx, f"{layout.origin}: card.nickname ({pid})"),
+                description=_render_text(layout.card.description, ctx, f"{layout.origin}: card.description ({pid})"),
+                position=placement.spread[n] if placement.spread else None,
+                card="" if placement.copy == 1 else cid, copy=placement.copy))
         cards[placement.name] = placed
     all_ids = [c.id for deck in cards.values() for c in deck]
     if len(set(all_ids)) != len(all_ids):
@@ -892,7 +921,11 @@ def table_context(plan: TablePlan) -> dict[str, Any]:
         # zone footprints (x: width, z: depth), so a drop is judged by the zone's real rectangle
         "sizes": {z.role: {"x": _num(z.size[0]), "z": _num(z.size[1])} for z in layout.zones},
         "decks": dict(plan.deck_guids),
-        "cards": {c.id: {"guid": c.guid, "card_id": c.card_id, "deck": c.deck} for c in plan.all_cards()},
+        "cards": {c.id: {"guid": c.guid, "card_id": c.card_id, "deck": c.deck, "id": c.art_id, "copy": c.copy}
+                  for c in plan.all_cards()},
+        # several copies of one art deck (a deck's "copy"): each art card's physical ids, copy 1 first
+        "card_copies": _card_copies(plan),
+        "deck_copies": {d.name: d.copy for d in layout.decks},
         "hands": {s.color: _xyz(s.hand_position) for s in layout.seats},
         # cards lie on the mat at this height; a card "upright" for seat 0 has this rotation
         "card_y": _num(layout.snap_y),
@@ -907,6 +940,14 @@ def table_context(plan: TablePlan) -> dict[str, Any]:
         "stacks": {st.name: {"guid": plan.kit_guids[f"stack/{st.name}"], "count": st.count} for st in layout.stacks},
         "zone_cells": {role: {"board": board, "cells": list(cells)} for role, (board, cells) in layout.zone_cells.items()},
     }
+
+
+def _card_copies(plan: TablePlan) -> dict[str, list[str]]:
+    """Art card id -> its physical ids ordered by copy (copy 1 first)."""
+    by_card: dict[str, list[tuple[int, str]]] = {}
+    for c in plan.all_cards():
+        by_card.setdefault(c.art_id, []).append((c.copy, c.id))
+    return {cid: [pid for _, pid in sorted(v)] for cid, v in by_card.items()}
 
 
 def grid_context(plan: TablePlan, board: BoardSpec) -> dict[str, Any]:
