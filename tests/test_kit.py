@@ -382,3 +382,38 @@ def test_a_board_grid_may_come_from_the_game_data() -> None:
     assert [c.id for c in layout.board("hex").grid] == [c.id for c in _layout().board("hex").grid]
     with pytest.raises(InputError, match=r"board\.shape"):
         parse_table_layout(data, game_id="kit", game_data={"board": {"shape": "triangle"}})
+
+
+def test_cell_labels_may_sit_in_the_cell_corner() -> None:
+    data = copy.deepcopy(TABLE)
+    data["boards"][0]["label_position"] = "corner"
+    corner, centred = _layout(data).board("square"), _layout().board("square")
+    assert corner.label_corner and not centred.label_corner
+
+    def dark(img: Image.Image, box: tuple[float, float, float, float]) -> int:
+        """Label-ink pixels in a box given as fractions of cell a1 (x from its left, y from its top)."""
+        px = img.width / 4  # a 4-column grid filling the picture (margin 0)
+        return sum(1 for x in range(round(box[0] * px), round(box[2] * px))
+                   for y in range(round(box[1] * px), round(box[3] * px)) if img.getpixel((x, y))[:3] == (16, 16, 16))
+
+    a, b = render_board(corner), render_board(centred)
+    assert dark(a, (0.05, 0.05, 0.38, 0.34)) > 20 and dark(b, (0.05, 0.05, 0.3, 0.3)) == 0
+    assert dark(b, (0.33, 0.33, 0.67, 0.67)) > 20 and dark(a, (0.4, 0.4, 0.67, 0.67)) == 0
+    with pytest.raises(InputError, match=r"boards\[0\]\.label_position: expected 'center' or 'corner'"):
+        data["boards"][0]["label_position"] = "top"
+        _layout(data)
+
+
+def test_pieces_know_their_home_and_a_board_table_has_a_board_thumbnail(built: Any) -> None:
+    from tts_builder.tablemat import render_thumbnail
+    plan, save, ctx = built
+    coin = next(o for o in save["ObjectStates"] if o["GMNotes"] == "coin")
+    home = ctx["pieces"]["coin"]["home"]
+    assert (home["x"], home["y"], home["z"]) == (coin["Transform"]["posX"], coin["Transform"]["posY"], coin["Transform"]["posZ"])
+    assert ctx["pieces"]["t1"]["home"] is None  # in the bag
+    assert ctx["pieces"]["t3"]["home"]["x"] == ctx["grids"]["hex"]["cells"]["0,0"]["position"]["x"]
+    thumb = render_thumbnail(plan.layout, 256)
+    assert thumb.size == (256, 256)
+    colours = {thumb.getpixel((x, y)) for x in range(256) for y in range(256)}
+    assert (0xe0, 0xd8, 0xc0) in colours  # the square board's cells are drawn on it
+    assert render_thumbnail(plan.layout, 256).tobytes() == thumb.tobytes()

@@ -21,7 +21,7 @@ The layout's optional kit sections (see ``tests/test_kit.py`` for a complete tab
 
 * ``boards``: ``{"name", "grid": {...} | "<key of the game's data>", "center", "rotation_y", "size",
   "margin", "cells": {"by", "colors", "default"}, "edges": {"by", "colors", "default", "width"},
-  "labels", "snap_rotation_y"}``: a :mod:`rules.grid` grid drawn into ``board-<name>.png``, laid as a
+  "labels", "label_position": center|corner, "snap_rotation_y"}``: a :mod:`rules.grid` grid drawn into ``board-<name>.png``, laid as a
   locked ``Custom_Tile``, with a snap point (with rotation) on every cell;
 * ``pieces``: ``{"id", "name", "kind": token|tile|figurine, "shape", "size", "faces": [1 or 2
   {"label", "color", "text_color"}], and "position" or "board"+"cell"}`` (or listed by a bag);
@@ -253,6 +253,7 @@ class BoardSpec:
     edge_width: float
     labels: bool
     snap_rotation_y: float
+    label_corner: bool = False  # cell ids in the cell's top-left corner (pieces on the cell leave them readable)
 
     @property
     def image(self) -> str:
@@ -652,8 +653,17 @@ def _parse_boards(r: _Reader, raw_boards: Any, game_data: Mapping[str, Any] | No
             edges=_color_rule(r, edges, f"{where}.edges", "#404040") if "edges" in b else None,
             edge_width=r.number(edges.get("width", 0.08), f"{where}.edges.width", positive=True),
             labels=r.flag(b.get("labels", True), f"{where}.labels"),
+            label_corner=_label_corner(r, b.get("label_position", "center"), f"{where}.label_position"),
             snap_rotation_y=r.number(b.get("snap_rotation_y", 0), f"{where}.snap_rotation_y")))
     return tuple(boards)
+
+
+def _label_corner(r: _Reader, value: Any, where: str) -> bool:
+    """``label_position``: "center" (the default) or "corner" (top-left of the cell)."""
+    position = r.text(value, where)
+    if position not in ("center", "corner"):
+        raise r.fail(where, f"expected 'center' or 'corner', not {position!r}")
+    return position == "corner"
 
 
 def _board_cell(r: _Reader, boards: Sequence[BoardSpec], board: Any, cell: Any, where: str) -> tuple[BoardSpec, str]:
@@ -934,7 +944,10 @@ def table_context(plan: TablePlan) -> dict[str, Any]:
         "grids": {b.name: grid_context(plan, b) for b in layout.boards},
         "pieces": {p.id: {"guid": plan.kit_guids[f"piece/{p.id}"], "kind": p.kind, "name": p.name,
                           "bag": next((b.name for b in layout.bags if p.id in b.contents), None),
-                          "cell": None if p.cell is None else {"board": p.cell[0], "cell": p.cell[1]}}
+                          "cell": None if p.cell is None else {"board": p.cell[0], "cell": p.cell[1]},
+                          # where it starts on the table (None in a bag): its home, e.g. a supply spot
+                          "home": None if any(p.id in b.contents for b in layout.bags)
+                          else _xyz(piece_position(layout, p)[0])}
                    for p in layout.pieces},
         "bags": {b.name: {"guid": plan.kit_guids[f"bag/{b.name}"], "contents": list(b.contents)} for b in layout.bags},
         "stacks": {st.name: {"guid": plan.kit_guids[f"stack/{st.name}"], "count": st.count} for st in layout.stacks},

@@ -146,13 +146,52 @@ def render_mat_png(layout: TableLayout) -> bytes:
 
 
 def render_thumbnail(layout: TableLayout, size: int = 256) -> Image.Image:
-    """A square thumbnail of the mat, for games whose art has no thumbnail."""
+    """A square thumbnail of the mat, for games whose art has no thumbnail. With boards, the
+    boards and the pieces laid out on the table are drawn on it and the picture is the square
+    around them (a board game's face is its board)."""
     mat = render_mat(layout)
+    if layout.boards:
+        mat = _laid_out(layout, mat)
     scale = size / max(mat.size)
     small = mat.resize((max(1, round(mat.width * scale)), max(1, round(mat.height * scale))), Image.Resampling.LANCZOS)
     out = Image.new("RGB", (size, size), _hex(layout.mat.colors["background"]))
     out.paste(small, ((size - small.width) // 2, (size - small.height) // 2))
     return out
+
+
+def _laid_out(layout: TableLayout, mat: Image.Image) -> Image.Image:
+    """The mat with the boards and the pieces not in a bag drawn where the table lays them,
+    cropped to the square around them."""
+    c = _Canvas(layout)
+    c.img = mat.copy()
+    boxes = []
+
+    def paste(img: Image.Image, center: tuple[float, float], size: tuple[float, float], rotation_y: float) -> None:
+        x, z = center
+        box = c.box((x - size[0] / 2, z - size[1] / 2, x + size[0] / 2, z + size[1] / 2))
+        pic = img.convert("RGBA").resize((max(1, box[2] - box[0]), max(1, box[3] - box[1])), Image.Resampling.LANCZOS)
+        if rotation_y % 360:  # TTS turns clockwise seen from above; PIL counter-clockwise
+            pic = pic.rotate(-rotation_y, expand=True, resample=Image.Resampling.BICUBIC)
+        cx, cz = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+        left, top = cx - pic.width // 2, cz - pic.height // 2
+        c.img.paste(pic, (left, top), pic)
+        boxes.append((left, top, left + pic.width, top + pic.height))
+
+    for board in layout.boards:
+        paste(render_board(board), board.center, board.size, board.rotation_y)
+    for piece in layout.pieces:
+        where = piece.position
+        if piece.cell is not None:
+            where = layout.board(piece.cell[0]).cell_world(piece.cell[1])
+        if where is not None and piece.kind != "figurine":
+            paste(render_face(piece.faces[0], piece.shape, cutout=True), where, (piece.size, piece.size), 0.0)
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    side = max(right - left, bottom - top) + 2 * c.px(0.5)
+    cx, cz = (left + right) // 2, (top + bottom) // 2
+    square = Image.new("RGB", (side, side), c.colors["background"])
+    square.paste(c.img, (side // 2 - cx, side // 2 - cz))
+    return square
 
 
 # --------------------------------------------------------------------------- the kit's pictures
@@ -188,6 +227,8 @@ def render_board(board: BoardSpec) -> Image.Image:
         for cell in grid:
             cx, cz = px(*cell.center)
             half = cell_px // 3
+            if board.label_corner:  # a third of the cell wide, in its top-left corner
+                cx, cz, half = cx - cell_px / 2 + cell_px / 5, cz - cell_px / 2 + cell_px / 6, cell_px // 6
             _text(draw, cell.id, (round(cx - half), round(cz - half), round(cx + half), round(cz + half)),
                   (16, 16, 16), max(8, cell_px // 4))
     return img
