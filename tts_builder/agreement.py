@@ -24,6 +24,7 @@ from rules.mutate import mutants
 from tts_builder.errors import InputError, require_game
 from tts_builder.luagen import render_rules_lua
 from tts_builder.luasandbox import LuaSandbox, LuaSandboxError
+from tts_builder.parallel import ordered_map
 from tts_builder.simulate import play_game
 from tts_builder.transcript import split_move
 
@@ -252,30 +253,55 @@ def combinations(game_id: str, players: int | None = None,
     return out
 
 
+#: one LuaEngine per game and process, reused from game to game (loading the rules is the slow part).
+_ENGINES: dict[str, LuaEngine] = {}
+
+
+def _check_game(job: tuple[str, int, str, int, Combination]) -> AgreementReport:
+    """One game of :func:`check_lua`, as a report of its own; module-level so a worker process
+    can run it."""
+    game_id, game_seed, policy, mutants_per_move, combo = job
+    lua = _ENGINES.get(game_id)
+    if lua is None:
+        lua = _ENGINES[game_id] = LuaEngine(game_id)
+    transcript = play_game(game_id, game_seed, policy=policy, options=combo.options_dict,
+                           num_players=combo.players)
+    rng = random.Random(f"check-lua/{game_id}/{game_seed}")
+    report = AgreementReport(game=game_id)
+    check_transcript(game_id, transcript, lua, game_seed, report, rng, mutants_per_move)
+    report.games = 1
+    return report
+
+
 def check_lua(game_id: str, games: int, seed: int, *, policy: str = "mixed", mutants_per_move: int = 3,
               progress: Callable[[int, int], None] | None = None, players: int | None = None,
-              options: dict[str, Any] | None = None) -> AgreementReport:
+              options: dict[str, Any] | None = None, jobs: int = 1) -> AgreementReport:
     """Play ``games`` games (game i with seed ``seed + i``, on combination ``i mod K`` of
-    :func:`combinations`) and check both engines agree on each; stop at the first disagreement."""
+    :func:`combinations`) and check both engines agree on each; stop at the first disagreement.
+    ``jobs`` worker processes share the games; the report is the same whatever the number (the
+    games after the first disagreement are dropped, as one job never plays them)."""
     combos = combinations(game_id, players, options)
     report = AgreementReport(game=game_id, combinations={c: CombinationCount() for c in combos})
-    lua = LuaEngine(game_id)
-    for i in range(games):
-        game_seed = seed + i
-        combo = combos[i % len(combos)]
-        transcript = play_game(game_id, game_seed, policy=policy, options=combo.options_dict,
-                               num_players=combo.players)
-        rng = random.Random(f"check-lua/{game_id}/{game_seed}")
-        moves, checks = report.moves, report.checks
-        ok = check_transcript(game_id, transcript, lua, game_seed, report, rng, mutants_per_move)
-        report.games += 1
-        count = report.combinations[combo]
-        count.games += 1
-        count.moves += report.moves - moves
-        count.checks += report.checks - checks
-        if progress:
-            progress(i + 1, games)
-        if not ok:
-            report.disagreements[-1].replay_args = combo.replay_args()
-            break
+    work = [(game_id, seed + i, policy, mutants_per_move, combos[i % len(combos)]) for i in range(games)]
+    results = ordered_map(_check_game, work, jobs)
+    try:
+        for i, one in enumerate(results):
+            combo = work[i][4]
+            report.games += 1
+            report.moves += one.moves
+            report.checks += one.checks
+            report.illegal_checks += one.illegal_checks
+            report.instructions += one.instructions
+            count = report.combinations[combo]
+            count.games += 1
+            count.moves += one.moves
+            count.checks += one.checks
+            if progress:
+                progress(i + 1, games)
+            if one.disagreements:
+                report.disagreements += one.disagreements
+                report.disagreements[-1].replay_args = combo.replay_args()
+                break
+    finally:
+        results.close()
     return report

@@ -352,6 +352,16 @@ class ObrenState(State):
         verdict = self.check(move)
         if not verdict.ok:
             raise IllegalMove(verdict, move)
+        self._make(move)
+
+    def try_apply(self, move: Any) -> Verdict:
+        verdict = self.check(move)
+        if verdict.ok:
+            self._make(move)
+        return verdict
+
+    def _make(self, move: Move) -> None:
+        """Make ``move``, already checked."""
         s = self.s
         seat = int(s["turn"])
         s["moves"] += 1

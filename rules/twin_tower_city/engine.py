@@ -478,6 +478,16 @@ class TTCState(State):
         verdict, plan = self._validate(move)
         if not verdict.ok:
             raise IllegalMove(verdict, move)
+        self._make(plan)
+
+    def try_apply(self, move: Any) -> Verdict:
+        verdict, plan = self._validate(move)
+        if verdict.ok:
+            self._make(plan)
+        return verdict
+
+    def _make(self, plan: Plan) -> None:
+        """Carry out the plan :meth:`_validate` made of a legal move."""
         kind = plan[0]
         if kind == "forfeit":
             self._forfeited = self.current_player()
