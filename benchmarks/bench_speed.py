@@ -25,6 +25,7 @@ table gives our figure over Uno's.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -88,7 +89,7 @@ def _transcripts(game_id: str) -> list[dict[str, Any]]:
 
 def _validate_rate(game_id: str, transcripts: list[dict[str, Any]], seconds: float) -> float:
     from tts_builder.validate import validate_data
-    cycle = iter(transcripts * 10**6)
+    cycle = itertools.cycle(transcripts)
 
     def one() -> int:
         report = validate_data(next(cycle), "bench")
@@ -105,7 +106,7 @@ def _check_lua_rate(game_id: str, transcripts: list[dict[str, Any]], seconds: fl
     if not has_template(game_id, "rules.lua.j2"):
         return None
     lua = agreement.LuaEngine(game_id)
-    cycle = iter(list(enumerate(transcripts)) * 10**6)
+    cycle = itertools.cycle(list(enumerate(transcripts)))
 
     def one() -> int:
         seed, transcript = next(cycle)
@@ -156,7 +157,7 @@ def _uno_rates(seconds: float) -> dict[str, float] | None:
         actions: list[str] = []
         playout(seed, actions)
         recorded.append((seed, actions))
-    cycle = iter(recorded * 10**6)
+    cycle = itertools.cycle(recorded)
     val_done, val_spent = _cpu_loop(seconds, lambda: replay(*next(cycle)))
     return {"playout": play_done / play_spent, "validate": val_done / val_spent}
 

@@ -157,7 +157,7 @@ def unknown_fields(game_id: str, move: Mapping[str, Any]) -> list[str]:
     type (the engine refuses that under its own ``move-format`` rule)."""
     mtype = move.get("type")
     known = move_fields(game_id).get(mtype) if isinstance(mtype, str) else None
-    if known is None:
+    if known is None or move.keys() <= known:
         return []
     return sorted(str(k) for k in move if k not in known)
 
@@ -189,8 +189,9 @@ def new_transcript(game: Game, state: State, players: list[str] | None = None) -
 
 def split_move(entry: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     """(player, move) from a transcript entry."""
-    move = {k: v for k, v in entry.items() if k not in RESERVED_KEYS}
-    return entry.get("player"), move
+    move = dict(entry)
+    player = move.pop("player", None)  # the one reserved key (RESERVED_KEYS)
+    return player, move
 
 
 def parse_transcript(data: Any, source: str) -> tuple[Game, State, list[Any]]:
