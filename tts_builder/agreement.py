@@ -138,14 +138,16 @@ class LuaEngine:
     def new_state(self, setup: dict[str, Any], options: dict[str, Any]) -> Any:
         return self.sandbox.call(self.rules.new_state, self.decode(setup), self.decode(options))
 
-    def judge(self, state: Any, player: Any, move: Any) -> dict[str, Any]:
-        lua_move = self.decode(move)
+    def judge(self, state: Any, player: Any, move: Any, lua_move: Any = None) -> dict[str, Any]:
+        """The Lua verdict on ``move``; ``lua_move`` is its decoded form when the caller has it."""
+        if lua_move is None:
+            lua_move = self.decode(move)
         result = self.sandbox.call(self.rules.judge, state, player, lua_move)
         out: dict[str, Any] = self.sandbox.from_lua(result, empty_as="dict")
         return out
 
-    def apply(self, state: Any, move: Any) -> None:
-        self.sandbox.call(self.rules.apply, state, self.decode(move))
+    def apply(self, state: Any, move: Any, lua_move: Any = None) -> None:
+        self.sandbox.call(self.rules.apply, state, self.decode(move) if lua_move is None else lua_move)
 
     def state_json(self, state: Any) -> str:
         text: str = self.sandbox.call(self.rules.json, state)
@@ -186,10 +188,16 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
         pool = list(mutants(move, state, rng))
         candidates += [(player, m) for m in rng.sample(pool, min(mutants_per_move, len(pool)))]
         candidates.append(((player + 1) % seats if isinstance(player, int) else 0, move))
+        lua_move = None  # the recorded move decoded once: judged for two seats, then applied
         for who, cand in candidates:
             py = judge(state, who, cand)
             try:
-                lv = lua.judge(lstate, who, cand)
+                if cand is move:
+                    if lua_move is None:
+                        lua_move = lua.decode(move)
+                    lv = lua.judge(lstate, who, cand, lua_move)
+                else:
+                    lv = lua.judge(lstate, who, cand)
             except LuaSandboxError as exc:
                 report.disagreements.append(Disagreement(seed, index, who, cand, "lua-error", py.to_json(), str(exc)))
                 return False
@@ -200,7 +208,7 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
                 report.disagreements.append(Disagreement(seed, index, who, cand, "verdict", py.to_json(), lv))
                 return False
         state.apply(move)
-        lua.apply(lstate, move)
+        lua.apply(lstate, move, lua_move)
         report.moves += 1
         py_json = canonical_json(state.to_json())
         lua_json = lua.state_json(lstate)
