@@ -8,8 +8,9 @@ Per registered game (default seat count and options) three figures, each the med
 * ``playout``: random playouts (legal-move enumeration plus apply), moves per CPU-second;
 * ``validate``: :func:`tts_builder.validate.validate_data` on random-policy transcripts,
   moves per CPU-second;
-* ``check-lua``: :func:`tts_builder.agreement.check_transcript` (both engines, mutants,
-  state comparison) on the same transcripts, checks per CPU-second.
+* ``check-lua``: the ``check-lua`` command's work in one process (:func:`tts_builder.agreement.check_lua`,
+  12 games a unit: play, both engines judging each move and its mutants, states compared), checks
+  per CPU-second.
 
 CPU time is ``time.process_time`` of the measuring process (the Lua VM runs in it too), so the
 other programs sharing the machine do not count. Each round runs in a fresh interpreter.
@@ -46,6 +47,8 @@ GOALS = {"playout": 40_000, "validate": 150_000}
 #: check-lua's goal is relative: this many times the checks per second of the tree before issue 12.
 CHECK_LUA_FACTOR = 3.0
 TRANSCRIPTS = 40
+#: games per check-lua unit (the command's default is 100)
+CHECK_LUA_GAMES = 12
 UNO_MAX_MOVES = 2_000
 
 
@@ -100,20 +103,19 @@ def _validate_rate(game_id: str, transcripts: list[dict[str, Any]], seconds: flo
     return done / spent
 
 
-def _check_lua_rate(game_id: str, transcripts: list[dict[str, Any]], seconds: float) -> float | None:
+def _check_lua_rate(game_id: str, seconds: float) -> float | None:
+    """The ``check-lua`` command's work in one process (games played, both engines judging every
+    move and its mutants, states compared), from loading the Lua rules on."""
     from tts_builder import agreement
     from tts_builder.luagen import has_template
     if not has_template(game_id, "rules.lua.j2"):
         return None
-    lua = agreement.LuaEngine(game_id)
-    cycle = itertools.cycle(list(enumerate(transcripts)))
+    seeds = itertools.count(0, CHECK_LUA_GAMES)
 
     def one() -> int:
-        seed, transcript = next(cycle)
-        report = agreement.AgreementReport(game=game_id)
-        rng = random.Random(f"check-lua/{game_id}/{seed}")
-        ok = agreement.check_transcript(game_id, transcript, lua, seed, report, rng)
-        assert ok, report.summary()
+        getattr(agreement, "_ENGINES", {}).clear()  # each unit loads the rules, as the command does
+        report = agreement.check_lua(game_id, CHECK_LUA_GAMES, next(seeds))
+        assert report.agree, report.summary()
         return int(report.checks)
 
     done, spent = _cpu_loop(seconds, one)
@@ -171,7 +173,7 @@ def worker(seconds: float, with_uno: bool) -> dict[str, Any]:
         out["games"][game_id] = {
             "playout": _playout_rate(game_id, seconds),
             "validate": _validate_rate(game_id, transcripts, seconds),
-            "check-lua": _check_lua_rate(game_id, transcripts, seconds),
+            "check-lua": _check_lua_rate(game_id, seconds),
         }
     if with_uno:
         out["uno"] = _uno_rates(seconds)
