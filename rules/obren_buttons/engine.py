@@ -146,12 +146,23 @@ def _has_line(board: list[str], color: str) -> bool:
 
 def _color_lines(board: list[str], color: str, lines: tuple[tuple[str, ...], ...]) -> list[tuple[int, ...]]:
     """Value sequences of the given lines that are all ``color``."""
-    idx = B.CELL_INDEX
+    indexed = _INDEXED_LINES.get(lines)
+    if indexed is None:
+        indexed = tuple(tuple(B.CELL_INDEX[c] for c in line) for line in lines)
+    buttons = B.ALL_BUTTONS
     out = []
-    for line in lines:
-        names = [board[idx[c]] for c in line]
-        if all(n and B.button_color(n) == color for n in names):
-            out.append(tuple(B.button_value(n) for n in names))
+    for line in indexed:
+        values = []
+        for i in line:
+            name = board[i]
+            if not name:
+                break
+            c, v = buttons[name]
+            if c != color:
+                break
+            values.append(v)
+        else:
+            out.append(tuple(values))
     return out
 
 
@@ -171,6 +182,9 @@ def goal_met(board: list[str], goal: str) -> bool:
 #: each cell's neighbours (same row or column) as board indexes, by the cell's index
 _NEIGHBOUR_INDEXES = tuple(tuple(B.CELL_INDEX[n] for n in B.GRID.neighbours(c)) for c in B.CELLS)
 assert all(B.CELL_INDEX[c] == i for i, c in enumerate(B.CELLS))
+#: the solo goal's rows and columns as board indexes (goal_met runs at every solo move)
+_INDEXED_LINES = {lines: tuple(tuple(B.CELL_INDEX[c] for c in line) for line in lines)
+                  for lines in (B.ROWS, B.COLUMNS)}
 #: each line of four as board indexes
 _LINE_INDEXES = tuple(tuple(B.CELL_INDEX[c] for c in line) for line in B.LINES)
 
