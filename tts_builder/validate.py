@@ -154,6 +154,20 @@ def _result_order(keys: Iterable[str]) -> list[str]:
     return [k for k in _RESULT_ORDER if k in keys] + sorted(k for k in keys if k not in _RESULT_ORDER)
 
 
+def _same_json(a: Any, b: Any) -> bool:
+    """True only when ``a`` and ``b`` surely have the same canonical JSON: same types all the way
+    down and equal (``True``/``1``/``1.0`` differ). False sends them to canonical_json."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(map(_same_json, a, b))
+    if type(a) is float:
+        return False  # -0.0 == 0.0, nan != nan: let the text decide
+    return bool(a == b) if type(a) in (str, int, bool) or a is None else False
+
+
 def compare_results(recorded: Mapping[str, Any], replay: Result, *, lenient: bool = False) -> list[Violation]:
     """Every field of the recorded result against the replay's, each difference named.
 
@@ -173,7 +187,7 @@ def compare_results(recorded: Mapping[str, Any], replay: Result, *, lenient: boo
                 differs(key, f"The recorded result has a field {key} ({canonical_json(recorded[key])}) "
                         "that the replay does not produce.")
             continue
-        if canonical_json(recorded[key]) != canonical_json(ours[key]):
+        if not _same_json(recorded[key], ours[key]) and canonical_json(recorded[key]) != canonical_json(ours[key]):
             differs(key, f"The recorded result's {key} is {canonical_json(recorded[key])}; "
                     f"the replay's is {canonical_json(ours[key])}.")
     if not out and not {"winner", "winners", "outcome"} & set(recorded):

@@ -100,6 +100,14 @@ def _army_swaps(army: tuple[str, ...], tokens: tuple[str, ...]) -> tuple[tuple[t
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def _play_order(first: int, seats: int) -> tuple[int, ...]:
+    """The seats' order of play in a round whose first side is ``first`` (rule play-order)."""
+    pairs = range(seats // 2)
+    return tuple([2 * m + q for m in pairs for q in (first, 1 - first)]
+                 + [2 * m + q for m in pairs for q in (1 - first, first)])
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -319,9 +327,7 @@ class TTCState(State):
         """Rule ``play-order`` (A-15, TTC-2): second cards, then third cards in reverse side order."""
         coin = int(self._setup["coin"])
         first = coin if self._round % 2 == 1 else 1 - coin
-        pairs = range(self._n // 2)
-        return ([2 * m + q for m in pairs for q in (first, 1 - first)]
-                + [2 * m + q for m in pairs for q in (1 - first, first)])
+        return list(_play_order(first, self._n))
 
     def _refresh(self) -> None:
         self._order = self._play_order()
@@ -467,9 +473,17 @@ class TTCState(State):
     @staticmethod
     def _army_moves(cid: str, card: Card, tokens: list[str], out: list[Move]) -> None:
         """Every canonical Army play: 0, 1 or 2 swaps sorted by (replace, with) (TTC-5)."""
+        # unrolled by swap count (0, 1 or 2): a comprehension per move was a third of a playout
         for swaps in _army_swaps(card.army, tuple(tokens)):
-            out.append({"type": "play-army", "card": cid,
-                        "swaps": [{"replace": t, "with": w} for t, w in swaps]})
+            if len(swaps) == 2:
+                (t1, w1), (t2, w2) = swaps
+                listed = [{"replace": t1, "with": w1}, {"replace": t2, "with": w2}]
+            elif swaps:
+                (t1, w1), = swaps
+                listed = [{"replace": t1, "with": w1}]
+            else:
+                listed = []
+            out.append({"type": "play-army", "card": cid, "swaps": listed})
 
     def check(self, move: Any) -> Verdict:
         return self._validate(move)[0]
