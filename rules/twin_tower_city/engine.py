@@ -64,12 +64,16 @@ SEAT_NAMES: tuple[str, ...] = tuple(DATA["seat_names"]["names"])
 Plan = tuple[Any, ...]
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def _copy(value: Any) -> Any:
-    """Deep copy of JSON data (faster than copy.deepcopy)."""
+    """Deep copy of JSON data (faster than copy.deepcopy; scalars are not recursed into, which
+    halves the cost of to_json, the state digest of check-lua and the mutants' walk)."""
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else _copy(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return [v if type(v) in _SCALARS else _copy(v) for v in value]
     return value
 
 
