@@ -428,6 +428,15 @@ class State:
         """Make ``move`` or raise :class:`IllegalMove` (the state is then unchanged)."""
         raise NotImplementedError
 
+    def try_apply(self, move: Any) -> Verdict:
+        """Make ``move`` when it is legal and return the verdict (the state is unchanged when it is
+        refused). Here a check and then :meth:`apply`, which checks again; a game overrides it to
+        check the move once (what validating a transcript mostly spends)."""
+        verdict = self.check(move)
+        if verdict.ok:
+            self.apply(move)
+        return verdict
+
     # -- end ------------------------------------------------------------
     def is_terminal(self) -> bool:
         raise NotImplementedError
@@ -491,6 +500,17 @@ def judge(state: State, player: Any, move: Any) -> Verdict:
             else f"seat {player}"
         return game.verdict("turn-order", f"It is {who}'s decision, not {other}'s.")
     return state.check(move)
+
+
+def judge_apply(state: State, player: Any, move: Any) -> Verdict:
+    """:func:`judge`, then the move made when legal, judged once (:meth:`State.try_apply`) where
+    ``player`` is the one to decide; any other case takes :func:`judge`'s own way."""
+    if player == state.current_player() and not state.is_terminal():
+        return state.try_apply(move)
+    verdict = judge(state, player, move)
+    if verdict.ok:
+        state.apply(move)
+    return verdict
 
 
 def canonical_json(data: Any) -> str:

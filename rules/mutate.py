@@ -20,15 +20,20 @@ from rules.core import Move, State
 UNKNOWN_FIELD = "no-such-field"
 
 
-def _strings(x: Any) -> Iterator[str]:
-    if isinstance(x, str):
-        yield x
-    elif isinstance(x, dict):
-        for v in x.values():
-            yield from _strings(v)
-    elif isinstance(x, list):
-        for v in x:
-            yield from _strings(v)
+def _strings(x: Any) -> set[str]:
+    """Every string value in ``x`` (a state's JSON), walked with a stack: the recursive generator
+    it replaces was a fifth of check-lua's time."""
+    out: set[str] = set()
+    stack = [x]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return out
 
 
 def wrong_shapes(value: Any) -> list[Any]:
@@ -64,7 +69,7 @@ def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4) ->
     """Other values for each field (taken from the state, so ids are real),
     missing fields, malformed shapes (null, ``{}``/``[]``, wrong types, an
     unknown field), an unknown move type and non-objects."""
-    values = sorted({v for v in _strings(state.to_json()) if len(v) < 20})
+    values = sorted(v for v in _strings(state.to_json()) if len(v) < 20)
     yield {**move, "type": "no-such-move"}
     yield {**move, "type": None}
     yield "not a move"

@@ -80,7 +80,8 @@ def test_the_build_has_the_expected_steps(built: Path) -> None:
 
 def test_a_killed_simulation_is_swept_by_the_next(tmp_path: Path) -> None:
     out = tmp_path / "games"
-    proc = run_killed_at(2, ["simulate", GAME, "--games", "3", "--out", str(out)])
+    # one process: --jobs' worker processes are tests/test_jobs.py's
+    proc = run_killed_at(2, ["simulate", GAME, "--games", "3", "--out", str(out), "--jobs", "1"])
     assert proc.returncode == 137
     assert len(leftovers(out)) == 1 and len(list(out.glob("*.json"))) == 1
     assert cli.main(["simulate", GAME, "--games", "3", "--out", str(out)]) == 0

@@ -24,6 +24,7 @@ from rules.mutate import mutants
 from tts_builder.errors import InputError, require_game
 from tts_builder.luagen import render_rules_lua
 from tts_builder.luasandbox import LuaSandbox, LuaSandboxError
+from tts_builder.parallel import ordered_map
 from tts_builder.simulate import play_game
 from tts_builder.transcript import split_move
 
@@ -137,14 +138,16 @@ class LuaEngine:
     def new_state(self, setup: dict[str, Any], options: dict[str, Any]) -> Any:
         return self.sandbox.call(self.rules.new_state, self.decode(setup), self.decode(options))
 
-    def judge(self, state: Any, player: Any, move: Any) -> dict[str, Any]:
-        lua_move = self.decode(move)
+    def judge(self, state: Any, player: Any, move: Any, lua_move: Any = None) -> dict[str, Any]:
+        """The Lua verdict on ``move``; ``lua_move`` is its decoded form when the caller has it."""
+        if lua_move is None:
+            lua_move = self.decode(move)
         result = self.sandbox.call(self.rules.judge, state, player, lua_move)
         out: dict[str, Any] = self.sandbox.from_lua(result, empty_as="dict")
         return out
 
-    def apply(self, state: Any, move: Any) -> None:
-        self.sandbox.call(self.rules.apply, state, self.decode(move))
+    def apply(self, state: Any, move: Any, lua_move: Any = None) -> None:
+        self.sandbox.call(self.rules.apply, state, self.decode(move) if lua_move is None else lua_move)
 
     def state_json(self, state: Any) -> str:
         text: str = self.sandbox.call(self.rules.json, state)
@@ -185,10 +188,16 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
         pool = list(mutants(move, state, rng))
         candidates += [(player, m) for m in rng.sample(pool, min(mutants_per_move, len(pool)))]
         candidates.append(((player + 1) % seats if isinstance(player, int) else 0, move))
+        lua_move = None  # the recorded move decoded once: judged for two seats, then applied
         for who, cand in candidates:
             py = judge(state, who, cand)
             try:
-                lv = lua.judge(lstate, who, cand)
+                if cand is move:
+                    if lua_move is None:
+                        lua_move = lua.decode(move)
+                    lv = lua.judge(lstate, who, cand, lua_move)
+                else:
+                    lv = lua.judge(lstate, who, cand)
             except LuaSandboxError as exc:
                 report.disagreements.append(Disagreement(seed, index, who, cand, "lua-error", py.to_json(), str(exc)))
                 return False
@@ -199,7 +208,7 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
                 report.disagreements.append(Disagreement(seed, index, who, cand, "verdict", py.to_json(), lv))
                 return False
         state.apply(move)
-        lua.apply(lstate, move)
+        lua.apply(lstate, move, lua_move)
         report.moves += 1
         py_json = canonical_json(state.to_json())
         lua_json = lua.state_json(lstate)
@@ -252,30 +261,55 @@ def combinations(game_id: str, players: int | None = None,
     return out
 
 
+#: one LuaEngine per game and process, reused from game to game (loading the rules is the slow part).
+_ENGINES: dict[str, LuaEngine] = {}
+
+
+def _check_game(job: tuple[str, int, str, int, Combination]) -> AgreementReport:
+    """One game of :func:`check_lua`, as a report of its own; module-level so a worker process
+    can run it."""
+    game_id, game_seed, policy, mutants_per_move, combo = job
+    lua = _ENGINES.get(game_id)
+    if lua is None:
+        lua = _ENGINES[game_id] = LuaEngine(game_id)
+    transcript = play_game(game_id, game_seed, policy=policy, options=combo.options_dict,
+                           num_players=combo.players)
+    rng = random.Random(f"check-lua/{game_id}/{game_seed}")
+    report = AgreementReport(game=game_id)
+    check_transcript(game_id, transcript, lua, game_seed, report, rng, mutants_per_move)
+    report.games = 1
+    return report
+
+
 def check_lua(game_id: str, games: int, seed: int, *, policy: str = "mixed", mutants_per_move: int = 3,
               progress: Callable[[int, int], None] | None = None, players: int | None = None,
-              options: dict[str, Any] | None = None) -> AgreementReport:
+              options: dict[str, Any] | None = None, jobs: int = 1) -> AgreementReport:
     """Play ``games`` games (game i with seed ``seed + i``, on combination ``i mod K`` of
-    :func:`combinations`) and check both engines agree on each; stop at the first disagreement."""
+    :func:`combinations`) and check both engines agree on each; stop at the first disagreement.
+    ``jobs`` worker processes share the games; the report is the same whatever the number (the
+    games after the first disagreement are dropped, as one job never plays them)."""
     combos = combinations(game_id, players, options)
     report = AgreementReport(game=game_id, combinations={c: CombinationCount() for c in combos})
-    lua = LuaEngine(game_id)
-    for i in range(games):
-        game_seed = seed + i
-        combo = combos[i % len(combos)]
-        transcript = play_game(game_id, game_seed, policy=policy, options=combo.options_dict,
-                               num_players=combo.players)
-        rng = random.Random(f"check-lua/{game_id}/{game_seed}")
-        moves, checks = report.moves, report.checks
-        ok = check_transcript(game_id, transcript, lua, game_seed, report, rng, mutants_per_move)
-        report.games += 1
-        count = report.combinations[combo]
-        count.games += 1
-        count.moves += report.moves - moves
-        count.checks += report.checks - checks
-        if progress:
-            progress(i + 1, games)
-        if not ok:
-            report.disagreements[-1].replay_args = combo.replay_args()
-            break
+    work = [(game_id, seed + i, policy, mutants_per_move, combos[i % len(combos)]) for i in range(games)]
+    results = ordered_map(_check_game, work, jobs)
+    try:
+        for i, one in enumerate(results):
+            combo = work[i][4]
+            report.games += 1
+            report.moves += one.moves
+            report.checks += one.checks
+            report.illegal_checks += one.illegal_checks
+            report.instructions += one.instructions
+            count = report.combinations[combo]
+            count.games += 1
+            count.moves += one.moves
+            count.checks += one.checks
+            if progress:
+                progress(i + 1, games)
+            if one.disagreements:
+                report.disagreements += one.disagreements
+                report.disagreements[-1].replay_args = combo.replay_args()
+                break
+    finally:
+        results.close()
     return report

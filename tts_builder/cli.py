@@ -19,6 +19,7 @@ import rules.players
 from tts_builder import __version__
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import MAX_JSON_DEPTH, parse_json_text, sweep_stale_temp
+from tts_builder.parallel import WorkerDied
 
 
 class _Parser(argparse.ArgumentParser):
@@ -85,11 +86,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from tts_builder.simulate import simulate
 
     game_id = _game_arg(args.game)
+    jobs = _jobs_arg(args.jobs)
     out = _out_dir(args.out)
     sweep_stale_temp(out, recursive=False)  # what a killed run left
     paths = simulate(game_id, args.games, args.seed, out, policy=args.policy,
                      options=_options_arg(args.options), num_players=_players_arg(args.players),
-                     progress=_progress(sys.stderr.isatty()))
+                     progress=_progress(sys.stderr.isatty()), jobs=jobs)
     print(f"wrote {len(paths)} transcript(s) to {args.out}")
     return 0
 
@@ -100,11 +102,20 @@ def _players_arg(players: int | None) -> int | None:
     return players
 
 
+def _jobs_arg(jobs: int | None) -> int:
+    from tts_builder.parallel import check_jobs
+
+    try:
+        return check_jobs(jobs)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from tts_builder.validate import Report, batch_exit_code, batch_tally, validate_batch
 
     entries = validate_batch(args.files, lenient=args.lenient, players=_players_arg(args.players),
-                             options=_options_arg(args.options) or None)
+                             options=_options_arg(args.options) or None, jobs=_jobs_arg(args.jobs))
     if args.json:
         print(json.dumps([e.to_json() for e in entries], sort_keys=True))
     else:
@@ -134,7 +145,8 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
         raise InputError(f"--mutants must be at least 0, not {args.mutants}")
     report = check_lua(game_id, args.games, args.seed, policy=args.policy, mutants_per_move=args.mutants,
                        progress=_progress(sys.stderr.isatty()), players=_players_arg(args.players),
-                       options=_options_arg(args.options) if args.options is not None else None)
+                       options=_options_arg(args.options) if args.options is not None else None,
+                       jobs=_jobs_arg(args.jobs))
     print(report.summary())
     return 0 if report.agree else 1
 
@@ -183,6 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", choices=rules.players.POLICIES, default="heuristic")
     p.add_argument("--options", help="game options as a JSON object")
     p.add_argument("--players", type=int, help="seat count (default: the game's for the options)")
+    p.add_argument("--jobs", type=int, help="worker processes (default: the machine's cores); "
+                   "the output is the same for any number")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("validate", help="replay transcripts (or TTS saves carrying one) through the rules")
@@ -192,6 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ignore move and result fields the game does not know (other tools' recorders)")
     p.add_argument("--players", type=int, help="require this seat count (a check: the transcript records its own)")
     p.add_argument("--options", help="require these option values, a JSON object (a check, not an override)")
+    p.add_argument("--jobs", type=int, help="worker processes (default: the machine's cores); "
+                   "the output is the same for any number")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("schema-check", help="check a TTS save against the save schema and deck rules")
@@ -208,6 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int,
                    help="seat count (default: every count the game declares, games split across them)")
     p.add_argument("--options", help="game options as a JSON object (default: every option value in turn)")
+    p.add_argument("--jobs", type=int, help="worker processes (default: the machine's cores); "
+                   "the output is the same for any number")
     p.set_defaults(func=cmd_check_lua)
 
     p = sub.add_parser("build", help="build the TTS mod (save, thumbnail, images) of one or more games")
@@ -264,6 +282,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except WorkerDied as exc:  # not the input's fault, and neither "illegal" (1) nor bad input (2)
+        print(f"tts-builder: {exc}", file=sys.stderr)
+        return 3
     except BrokenPipeError:
         _stdout_to_devnull()
         return 0

@@ -11,6 +11,7 @@ from rules.core import IllegalMove
 from rules.players import choose
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import atomic_write_json
+from tts_builder.parallel import ordered_map
 from tts_builder.transcript import new_transcript
 
 
@@ -56,22 +57,29 @@ def check_settings(game_id: str, options: dict[str, Any] | None, num_players: in
         raise InputError(f"{'--options/--players' if num_players is not None else '--options'}: {exc}") from None
 
 
+def _play_and_write(job: tuple[str, int, str, dict[str, Any] | None, int | None, Path]) -> Path:
+    """One game of :func:`simulate`, written; module-level so a worker process can run it."""
+    game_id, seed, policy, options, num_players, path = job
+    atomic_write_json(path, play_game(game_id, seed, policy=policy, options=options, num_players=num_players))
+    return path
+
+
 def simulate(game_id: str, games: int, seed: int, out: Path, *, policy: str = "heuristic",
              options: dict[str, Any] | None = None, num_players: int | None = None,
-             progress: Callable[[int, int], None] | None = None) -> list[Path]:
+             progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> list[Path]:
     """Write ``games`` transcripts into ``out``; game i uses seed ``seed + i``.
-    ``num_players`` None plays the game's default seat count for the options."""
+    ``num_players`` None plays the game's default seat count for the options. ``jobs`` worker
+    processes share the games; the files are the same whatever the number."""
     require_game(game_id)
     if games < 1:
         raise InputError(f"--games must be at least 1, not {games}")
     check_settings(game_id, options, num_players)
     width = max(3, len(str(games - 1)))
+    work = [(game_id, seed + i, policy, options, num_players, out / f"{game_id}-{seed + i:0{width}d}.json")
+            for i in range(games)]
     paths = []
-    for i in range(games):
-        transcript = play_game(game_id, seed + i, policy=policy, options=options, num_players=num_players)
-        path = out / f"{game_id}-{seed + i:0{width}d}.json"
-        atomic_write_json(path, transcript)
+    for path in ordered_map(_play_and_write, work, jobs):
         paths.append(path)
         if progress:
-            progress(i + 1, games)
+            progress(len(paths), games)
     return paths

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from rules.core import RESULT_KEYS, Result, State, canonical_json, judge
+from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, judge_apply
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_text
+from tts_builder.parallel import ordered_map
 from tts_builder.transcript import parse_transcript, split_move, unknown_fields
 
 SAVE_STATE_KEY = "transcript"
@@ -153,6 +154,20 @@ def _result_order(keys: Iterable[str]) -> list[str]:
     return [k for k in _RESULT_ORDER if k in keys] + sorted(k for k in keys if k not in _RESULT_ORDER)
 
 
+def _same_json(a: Any, b: Any) -> bool:
+    """True only when ``a`` and ``b`` surely have the same canonical JSON: same types all the way
+    down and equal (``True``/``1``/``1.0`` differ). False sends them to canonical_json."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(map(_same_json, a, b))
+    if type(a) is float:
+        return False  # -0.0 == 0.0, nan != nan: let the text decide
+    return bool(a == b) if type(a) in (str, int, bool) or a is None else False
+
+
 def compare_results(recorded: Mapping[str, Any], replay: Result, *, lenient: bool = False) -> list[Violation]:
     """Every field of the recorded result against the replay's, each difference named.
 
@@ -172,7 +187,7 @@ def compare_results(recorded: Mapping[str, Any], replay: Result, *, lenient: boo
                 differs(key, f"The recorded result has a field {key} ({canonical_json(recorded[key])}) "
                         "that the replay does not produce.")
             continue
-        if canonical_json(recorded[key]) != canonical_json(ours[key]):
+        if not _same_json(recorded[key], ours[key]) and canonical_json(recorded[key]) != canonical_json(ours[key]):
             differs(key, f"The recorded result's {key} is {canonical_json(recorded[key])}; "
                     f"the replay's is {canonical_json(ours[key])}.")
     if not out and not {"winner", "winners", "outcome"} & set(recorded):
@@ -220,7 +235,7 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
         extra = unknown_fields(game.id, move)
         if extra and lenient:
             move = {k: v for k, v in move.items() if k not in extra}
-        verdict = judge(state, player, move)
+        verdict = judge_apply(state, player, move)   # made when legal (the state is not used after a refusal)
         if verdict.ok and extra and not lenient:
             # after the engine's judgement, whose rule is more precise where it reads the field
             # (a Skip card declared with a "flip" is refused under "flip")
@@ -236,7 +251,6 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
                 report.outcome = _penalty_result(state, player, verdict.rule)
                 report.result = report.outcome.to_json() if report.outcome else None
             return report
-        state.apply(move)
     result = state.result()
     report.finished = result is not None
     report.outcome = result
@@ -255,16 +269,21 @@ def validate_file(path: str | Path, *, lenient: bool = False, players: int | Non
     return validate_data(load_json_file(path), str(path), lenient=lenient, players=players, options=options)
 
 
+def _validate_entry(job: tuple[str | Path, bool, int | None, Mapping[str, Any] | None]) -> Report | Unusable:
+    """One file of :func:`validate_batch`; module-level so a worker process can run it."""
+    path, lenient, players, options = job
+    try:
+        return validate_file(path, lenient=lenient, players=players, options=options)
+    except InputError as exc:
+        return Unusable(str(path), str(exc))
+
+
 def validate_batch(paths: Iterable[str | Path], *, lenient: bool = False, players: int | None = None,
-                   options: Mapping[str, Any] | None = None) -> list[Report | Unusable]:
-    """One entry per file, in order: a :class:`Report`, or :class:`Unusable` with the one-line error."""
-    out: list[Report | Unusable] = []
-    for path in paths:
-        try:
-            out.append(validate_file(path, lenient=lenient, players=players, options=options))
-        except InputError as exc:
-            out.append(Unusable(str(path), str(exc)))
-    return out
+                   options: Mapping[str, Any] | None = None, jobs: int = 1) -> list[Report | Unusable]:
+    """One entry per file, in order: a :class:`Report`, or :class:`Unusable` with the one-line error.
+    ``jobs`` worker processes share the files; the entries are the same whatever the number."""
+    work = [(path, lenient, players, options) for path in paths]
+    return list(ordered_map(_validate_entry, work, jobs))
 
 
 def batch_exit_code(entries: Iterable[Report | Unusable]) -> int:

@@ -20,6 +20,7 @@ empty); ``history`` the positions since the last placement (repetition rule);
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, ClassVar, Mapping
 
 from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
@@ -32,6 +33,7 @@ TEXT_FIELDS = ("button", "cell", "from", "to")
 MOVE_FIELDS = {"place": ("type", "button", "cell"), "move": ("type", "button", "from", "to"), "forfeit": ("type",)}
 #: deals tried for option deal "solvable" before giving up.
 MAX_REDEALS = 5000
+_MOVE_FIELD_SETS = {t: frozenset(fields) for t, fields in MOVE_FIELDS.items()}
 
 
 class ObrenGame(Game):
@@ -138,18 +140,29 @@ def _v(rule: str, message: str) -> Verdict:
 
 
 def _has_line(board: list[str], color: str) -> bool:
-    idx = B.CELL_INDEX
-    return any(all(board[idx[c]] and B.button_color(board[idx[c]]) == color for c in line) for line in B.LINES)
+    """A line of four ``color`` buttons on ``board``."""
+    return _has_line_fast(board, color)
 
 
 def _color_lines(board: list[str], color: str, lines: tuple[tuple[str, ...], ...]) -> list[tuple[int, ...]]:
     """Value sequences of the given lines that are all ``color``."""
-    idx = B.CELL_INDEX
+    indexed = _INDEXED_LINES.get(lines)
+    if indexed is None:
+        indexed = tuple(tuple(B.CELL_INDEX[c] for c in line) for line in lines)
+    buttons = B.ALL_BUTTONS
     out = []
-    for line in lines:
-        names = [board[idx[c]] for c in line]
-        if all(n and B.button_color(n) == color for n in names):
-            out.append(tuple(B.button_value(n) for n in names))
+    for line in indexed:
+        values = []
+        for i in line:
+            name = board[i]
+            if not name:
+                break
+            c, v = buttons[name]
+            if c != color:
+                break
+            values.append(v)
+        else:
+            out.append(tuple(values))
     return out
 
 
@@ -162,6 +175,36 @@ def goal_met(board: list[str], goal: str) -> bool:
             if set(bl) & set(wl):
                 return True
         elif len(bl) >= 2 and len(wl) >= 2 and all(x in wl for x in bl) and all(x in bl for x in wl):
+            return True
+    return False
+
+
+#: each cell's neighbours (same row or column) as board indexes, by the cell's index
+_NEIGHBOUR_INDEXES = tuple(tuple(B.CELL_INDEX[n] for n in B.GRID.neighbours(c)) for c in B.CELLS)
+assert all(B.CELL_INDEX[c] == i for i, c in enumerate(B.CELLS))
+#: the solo goal's rows and columns as board indexes (goal_met runs at every solo move)
+_INDEXED_LINES = {lines: tuple(tuple(B.CELL_INDEX[c] for c in line) for line in lines)
+                  for lines in (B.ROWS, B.COLUMNS)}
+#: each line of four as board indexes
+_LINE_INDEXES = tuple(tuple(B.CELL_INDEX[c] for c in line) for line in B.LINES)
+
+
+@lru_cache(maxsize=None)
+def _button_table(numbering: str) -> dict[str, tuple[str, int]]:
+    """B.button_names per numbering, built once (it was rebuilt at every check and enumeration);
+    shared: never handed out, :meth:`ObrenState.buttons` copies it."""
+    return B.button_names(numbering)
+
+
+def _has_line_fast(board: list[str], color: str) -> bool:
+    """:func:`_has_line` on the board's cell indexes, without a name lookup per cell."""
+    colors = B.ALL_BUTTONS
+    for line in _LINE_INDEXES:
+        for i in line:
+            name = board[i]
+            if not name or colors[name][0] != color:
+                break
+        else:
             return True
     return False
 
@@ -202,7 +245,7 @@ class ObrenState(State):
         return bool(self.s["mode"] == "solo")
 
     def buttons(self) -> dict[str, tuple[str, int]]:
-        return B.button_names(self.s["options"]["numbering"])
+        return dict(_button_table(self.s["options"]["numbering"]))
 
     def where(self, button: str) -> str | None:
         board = self.s["board"]
@@ -245,9 +288,11 @@ class ObrenState(State):
         color = self.color_of(seat)
         board = self.s["board"]
         out: list[Move] = []
+        last_swap = self.s["last_swap"]  # only its two buttons can reverse it
         if not self.solo:
             assert color is not None
-            supply = [b for b in self.buttons() if B.button_color(b) == color and b not in board]
+            supply = [b for b, (c, _) in _button_table(self.s["options"]["numbering"]).items()
+                      if c == color and b not in board]
             cells = self._placement_cells(color)
             out += [{"type": "place", "button": b, "cell": c} for b in supply for c in cells]
         for i, name in enumerate(board):
@@ -255,22 +300,34 @@ class ObrenState(State):
                 continue
             start = B.CELLS[i]
             for end in B.destinations(B.button_color(name), start, B.button_value(name)):
-                if not self._reversal(name, end):
+                if name not in last_swap or not self._reversal(name, end):
                     out.append({"type": "move", "button": name, "from": start, "to": end})
         out.append({"type": "forfeit"})
         return out
 
     def _placement_cells(self, color: str) -> list[str]:
         board = self.s["board"]
-        empty = [c for c in B.CELLS if not board[B.CELL_INDEX[c]]]
+        empty = [i for i, name in enumerate(board) if not name]
         if len(empty) == len(B.CELLS):
-            return empty
-        return [c for c in empty if any(board[B.CELL_INDEX[n]] and B.button_color(board[B.CELL_INDEX[n]]) != color
-                                         for n in B.GRID.neighbours(c))]
+            return list(B.CELLS)
+        buttons = B.ALL_BUTTONS
+        return [B.CELLS[i] for i in empty
+                if any(board[n] and buttons[board[n]][0] != color for n in _NEIGHBOUR_INDEXES[i])]
+
+    def _placeable(self, index: int, color: str) -> bool:
+        """Whether the empty cell at ``index`` is among :meth:`_placement_cells` (one cell's test)."""
+        board = self.s["board"]
+        buttons = B.ALL_BUTTONS
+        if any(board[n] and buttons[board[n]][0] != color for n in _NEIGHBOUR_INDEXES[index]):
+            return True
+        return not any(board)  # the first button goes anywhere
 
     def _reversal(self, button: str, end: str) -> bool:
+        last = self.s["last_swap"]
+        if not last:  # no swap on the last turn: nothing to reverse (the common case)
+            return False
         other = self.at(end)
-        return bool(other) and not self.solo and sorted([button, other]) == self.s["last_swap"]
+        return bool(other) and not self.solo and sorted([button, other]) == last
 
     def check(self, move: Any) -> Verdict:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
@@ -282,9 +339,10 @@ class ObrenState(State):
             return _v("no-passing", "Passing is not permitted: place or move a button.")
         if t not in MOVE_TYPES:
             return _v("move-format", f"Unknown move type '{t}'.")
-        for key in sorted(move):
-            if key not in MOVE_FIELDS[t]:
-                return _v("move-format", f"A '{t}' move has no field '{key}'.")
+        if not move.keys() <= _MOVE_FIELD_SETS[t]:
+            for key in sorted(move):
+                if key not in MOVE_FIELDS[t]:
+                    return _v("move-format", f"A '{t}' move has no field '{key}'.")
         for key in TEXT_FIELDS:
             if key in move and not isinstance(move[key], str):
                 return _v("move-format", f"Field '{key}' must be a string.")
@@ -295,7 +353,7 @@ class ObrenState(State):
             if key not in move:
                 return _v("move-format", f"A '{t}' move needs a '{key}'.")
         button = move["button"]
-        if button not in self.buttons():
+        if button not in _button_table(self.s["options"]["numbering"]):
             return _v("unknown-button", f"There is no button '{button}' in this game.")
         for key in needed[1:]:
             if move[key] not in B.CELL_INDEX:
@@ -313,7 +371,7 @@ class ObrenState(State):
         if self.at(cell):
             return _v("empty-space", f"{cell} is taken by {self.at(cell)}.")
         assert color is not None  # the solo board is full: in-supply refused already
-        if cell not in self._placement_cells(color):
+        if not self._placeable(B.CELL_INDEX[cell], color):
             return _v("next-to-opponent", f"{cell} is not next to any of your opponent's buttons "
                                           "(same row or column).")
         return Verdict.legal()
@@ -352,6 +410,16 @@ class ObrenState(State):
         verdict = self.check(move)
         if not verdict.ok:
             raise IllegalMove(verdict, move)
+        self._make(move)
+
+    def try_apply(self, move: Any) -> Verdict:
+        verdict = self.check(move)
+        if verdict.ok:
+            self._make(move)
+        return verdict
+
+    def _make(self, move: Move) -> None:
+        """Make ``move``, already checked."""
         s = self.s
         seat = int(s["turn"])
         s["moves"] += 1

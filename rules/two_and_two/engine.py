@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import random
+from functools import lru_cache
 from importlib import resources
 from typing import Any, ClassVar, Mapping
 
@@ -59,6 +60,11 @@ MOVE_TYPES = tuple(MOVE_FIELDS)
 #: every field some move type has; a field of another type is judged by the rules (a Flip on a Skip is refused
 #: under rule 'flip'), a field no move has is a move-format error
 MOVE_FIELD_NAMES: tuple[str, ...] = tuple(sorted(frozenset().union(*MOVE_FIELDS.values())))
+_MOVE_FIELD_SET = frozenset(MOVE_FIELD_NAMES)
+#: placement_error per (card code in the table frame, visible code): 81 x 81 inputs at most, and
+#: the stack geometry on strings was a third of a playout.
+_placement_error = lru_cache(maxsize=16_384)(placement_error)
+_overlay = lru_cache(maxsize=16_384)(overlay)
 ORIENTATIONS = ("up", "down")
 FLIPPED = {"up": "down", "down": "up"}
 
@@ -277,8 +283,8 @@ class TwoAndTwoState(State):
             return _v("game-over", "The game is over; no more moves.")
         if t not in MOVE_TYPES:
             return _v("move-format", f"Unknown move type {t!r}.")
-        extra = sorted(str(k) for k in move if k not in MOVE_FIELD_NAMES)
-        if extra:
+        if not move.keys() <= _MOVE_FIELD_SET:
+            extra = sorted(str(k) for k in move if k not in _MOVE_FIELD_SET)
             return _v("move-format", f"No move has a field {extra[0]!r}; the fields are "
                                      f"{', '.join(MOVE_FIELD_NAMES)}.")
         for field in ("card", "flip", "target", "orientation"):
@@ -360,7 +366,7 @@ class TwoAndTwoState(State):
             return _v("drawing", "After drawing, you may play only the drawn card, or pair a drawn Flip "
                                  "with a Symbol card; take another turn with a Skip first.")
         orientation = FLIPPED[s["orientation"]] if flip else s["orientation"]
-        err = placement_error(oriented(card.code, orientation), s["visible"])
+        err = _placement_error(oriented(card.code, orientation), s["visible"])
         if err is not None:
             return _placement_verdict(err, card, orientation, s["visible"])
         return Verdict.legal()
@@ -407,7 +413,7 @@ class TwoAndTwoState(State):
                 return Verdict.legal()  # only Effect plays remain, and they are optional: the game ends
             return _v("drawing", "A turn ends by playing; you end it yourself only after drawing.")
         drawn = CARDS[s["drawn"]]
-        if drawn.is_symbol and placement_error(oriented(drawn.code, s["orientation"]), s["visible"]) is None:
+        if drawn.is_symbol and _placement_error(oriented(drawn.code, s["orientation"]), s["visible"]) is None:
             return _v("anti-hoarding", f"You drew {drawn.name}, which is playable: you must play it.",
                       penalty="forfeit")
         return Verdict.legal()
@@ -433,7 +439,7 @@ class TwoAndTwoState(State):
         s = self.s
         for cid in hand:
             c = CARDS[cid]
-            if c.is_symbol and placement_error(oriented(c.code, s["orientation"]), s["visible"]) is None:
+            if c.is_symbol and _placement_error(oriented(c.code, s["orientation"]), s["visible"]) is None:
                 return cid
         return ""
 
@@ -472,10 +478,10 @@ class TwoAndTwoState(State):
             c = CARDS[cid]
             if not c.is_symbol:
                 continue
-            if placement_error(oriented(c.code, s["orientation"]), s["visible"]) is None:
+            if _placement_error(oriented(c.code, s["orientation"]), s["visible"]) is None:
                 if not after_draw or cid == drawn:
                     moves.append({"type": "play", "card": cid})
-            if placement_error(oriented(c.code, FLIPPED[s["orientation"]]), s["visible"]) is None:
+            if _placement_error(oriented(c.code, FLIPPED[s["orientation"]]), s["visible"]) is None:
                 for f in flips:
                     if not after_draw or cid == drawn or f == drawn:
                         moves.append({"type": "play", "card": cid, "flip": f})
@@ -498,6 +504,16 @@ class TwoAndTwoState(State):
         verdict = self.check(move)
         if not verdict.ok:
             raise IllegalMove(verdict, move)
+        self._make(move)
+
+    def try_apply(self, move: Any) -> Verdict:
+        verdict = self.check(move)
+        if verdict.ok:
+            self._make(move)
+        return verdict
+
+    def _make(self, move: Move) -> None:
+        """Make ``move``, already checked."""
         s = self.s
         s["moves"] += 1
         t = move["type"]
@@ -607,7 +623,7 @@ class TwoAndTwoState(State):
             s["orientation"] = FLIPPED[s["orientation"]]
         code = oriented(CARDS[card].code, s["orientation"])
         s["stack"].append({"card": card, "orientation": s["orientation"]})
-        s["visible"] = overlay(code, s["visible"])
+        s["visible"] = _overlay(code, s["visible"])
         if filled(s["visible"]) == 4:
             self._complete_set(active)
         else:
@@ -727,7 +743,7 @@ def _heuristic(obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         if m["type"] != "play":
             return False
         o = obs["orientation"] if not m.get("flip") else FLIPPED[obs["orientation"]]
-        return filled(overlay(oriented(CARDS[m["card"]].code, o), visible)) == 4
+        return filled(_overlay(oriented(CARDS[m["card"]].code, o), visible)) == 4
 
     if obs["phase"] == "reaction":
         pend = obs["pending"]

@@ -1,0 +1,88 @@
+"""The shortcuts taken for speed decide as the long way does: the hand check of a transcript's
+envelope never passes what the schema refuses, and ``try_apply`` (a move checked once) gives
+the verdict and the state of ``check`` then ``apply``."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+import rules
+from rules.core import IllegalMove, judge, judge_apply
+from rules.mutate import mutants
+from tts_builder.simulate import play_game
+from tts_builder.transcript import _envelope_validator, _move_shape_errors, envelope_well_formed
+
+ODD_VALUES = [None, True, False, 0, 1, 1.0, -1, 2.5, "", "x", "A\n", [], [0], [0, 0], {}, {"name": 1},
+              {"name": "A"}, {"reason": "r"}, {"reason": 3}]
+
+
+def _schema_accepts(data):
+    if list(_envelope_validator().iter_errors(data)):
+        return False
+    return not _move_shape_errors(data["moves"])
+
+
+def _variants(base):
+    """``base`` with one field (top level, a player, a move, the result) set to each odd value or removed."""
+    paths = [(k,) for k in base] + [("players", 0, "name"), ("players", 0, "color"), ("moves", 0, "player"),
+                                     ("moves", 0, "type"), ("moves", 0), ("players", 0)]
+    paths += [("result", k) for k in ("kind", "outcome", "winner", "winners", "team", "score", "scores", "reason")]
+    for path in paths:
+        for value in ODD_VALUES + ["<remove>"]:
+            data = copy.deepcopy(base)
+            target = data
+            try:
+                for key in path[:-1]:
+                    target = target[key]
+                if value == "<remove>":
+                    del target[path[-1]]
+                else:
+                    target[path[-1]] = value
+            except (KeyError, IndexError, TypeError):
+                continue
+            yield path, data
+
+
+@pytest.mark.parametrize("game_id", ["two-and-two", "obren-buttons"])
+def test_the_envelope_hand_check_never_passes_what_the_schema_refuses(game_id):
+    base = play_game(game_id, 3, policy="random")
+    base["moves"] = base["moves"][:3]
+    assert envelope_well_formed(base) and _schema_accepts(base)
+    passed = refused = 0
+    for path, data in _variants(base):
+        if envelope_well_formed(data):
+            assert _schema_accepts(data), f"{path}: the hand check passes {json.dumps(data)[:200]}"
+            passed += 1
+        else:
+            refused += 1
+    assert passed > 20 and refused > 50  # both ways are exercised
+
+
+@pytest.mark.parametrize("game_id", rules.game_ids())
+def test_try_apply_is_check_then_apply(game_id):
+    game = rules.get_game(game_id)
+    rng = random.Random(game_id)
+    for seed in range(3):
+        transcript = play_game(game_id, seed, policy="random")
+        listed = transcript["players"]
+        state = game.new_state(setup=transcript["setup"], options=transcript["options"], num_players=len(listed))
+        for entry in transcript["moves"]:
+            player = entry["player"]
+            move = {k: v for k, v in entry.items() if k != "player"}
+            pool = list(mutants(move, state, rng))
+            for cand in rng.sample(pool, min(6, len(pool))) + [move]:
+                for who in (player, (player + 1) % state.num_players()):
+                    trial, slow = state.clone(), state.clone()
+                    verdict = judge_apply(trial, who, cand)
+                    expected = judge(slow, who, cand)
+                    assert verdict == expected, (cand, verdict, expected)
+                    if expected.ok:
+                        slow.apply(cand)
+                    assert trial.to_json() == slow.to_json()
+            assert state.try_apply(move).ok
+        with pytest.raises(IllegalMove):
+            state.apply({"type": "no-such-move"})
