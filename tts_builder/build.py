@@ -344,10 +344,10 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
             raise InputError(f"{game_id}: the art already writes images/{MAT_IMAGE}; rename that component")
         say("play mat")
         atomic_write_bytes(stage_images / MAT_IMAGE, render_mat_png(layout))
-        for name, data in render_kit_images(layout).items():  # boards and pieces
+        for name, image in render_kit_images(layout).items():  # boards and pieces
             if name in manifest.files:
                 raise InputError(f"{game_id}: the art already writes images/{name}; rename that component")
-            atomic_write_bytes(stage_images / name, data)
+            atomic_write_bytes(stage_images / name, image)
         thumbnail = _thumbnail_bytes(stage_images, manifest, layout)
         say("save")
         data, plan = assemble(game_id, layout, manifest, image_url)

@@ -8,7 +8,7 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Generator, Sequence, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -35,7 +35,7 @@ class WorkerDied(RuntimeError):
     """A worker process ended without handing back its result (killed, out of memory)."""
 
 
-def ordered_map(func: Callable[[T], R], items: Sequence[T], jobs: int = 1) -> Iterator[R]:
+def ordered_map(func: Callable[[T], R], items: Sequence[T], jobs: int = 1) -> Generator[R, None, None]:
     """``func`` over ``items``, results in the order of ``items``; in this process when one job
     (or one item) is enough, else in ``jobs`` worker processes. ``func`` must be a module-level
     function and items and results picklable. Closing the iterator early (a disagreement found)

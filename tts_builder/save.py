@@ -755,10 +755,10 @@ def _parse_pieces(r: _Reader, top: Mapping[str, Any], boards: Sequence[BoardSpec
         bags.append(BagSpec(name=name, label=r.text(b.get("label", name), f"{where}.label"),
                             position=r.vec2(b.get("position"), f"{where}.position"),
                             color=_color_text(r, b.get("color", "#8a6a48"), f"{where}.color"), contents=contents))
-    for i, p in enumerate(pieces):
-        places = (p.position is not None) + (p.cell is not None) + (p.id in in_bag)
+    for i, piece in enumerate(pieces):
+        places = (piece.position is not None) + (piece.cell is not None) + (piece.id in in_bag)
         if places != 1:
-            raise r.fail(f"pieces[{i}]", f"piece {p.id!r} needs exactly one of 'position', 'cell' (with 'board') or a bag listing it")
+            raise r.fail(f"pieces[{i}]", f"piece {piece.id!r} needs exactly one of 'position', 'cell' (with 'board') or a bag listing it")
     stacks: list[StackSpec] = []
     for i, raw in enumerate(r.items(top.get("stacks", []), "stacks")):
         where = f"stacks[{i}]"
@@ -906,9 +906,9 @@ def plan_table(layout: TableLayout, manifest: ArtManifest, game_data: Mapping[st
     hand_guids = {seat.color: guids.get(f"hand/{seat.color}") for seat in layout.seats}
     kit_names = ([f"board/{b.name}" for b in layout.boards] + [f"piece/{p.id}" for p in layout.pieces]
                  + [f"bag/{b.name}" for b in layout.bags] + [f"stack/{s.name}" for s in layout.stacks])
-    ids = {p.id for p in layout.pieces} & set(all_ids)
-    if ids:
-        raise InputError(f"{layout.origin}: pieces: id {sorted(ids)[0]!r} is also a card id; GMNotes ids must be unique")
+    clashing = {p.id for p in layout.pieces} & set(all_ids)
+    if clashing:
+        raise InputError(f"{layout.origin}: pieces: id {sorted(clashing)[0]!r} is also a card id; GMNotes ids must be unique")
     kit_guids = {name: guids.get(name) for name in kit_names}
     return TablePlan(layout, mat_guid, zone_guids, deck_guids, sheets, cards, guids, hand_guids, kit_guids)
 

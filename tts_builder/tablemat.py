@@ -219,9 +219,11 @@ def render_board(board: BoardSpec) -> Image.Image:
         draw.polygon([px(x, z) for x, z in grid.outline(cell.id)], fill=_hex(board.cells.color_of(cell.attrs)),
                      outline=_hex(board.background), width=line)
     width = max(1, round(board.edge_width * s * ppu))
-    for edge in grid.edges() if board.edges is not None else ():
-        a, b = grid.cell(edge.a).center, grid.cell(edge.b).center
-        draw.line((px(*a), px(*b)), fill=_hex(board.edges.color_of(edge.attrs)), width=width)
+    edge_colors = board.edges
+    if edge_colors is not None:  # a board draws its edges only when it has an edges rule
+        for edge in grid.edges():
+            a, b = grid.cell(edge.a).center, grid.cell(edge.b).center
+            draw.line((px(*a), px(*b)), fill=_hex(edge_colors.color_of(edge.attrs)), width=width)
     if board.labels:
         cell_px = round(grid.cell_size * s * ppu)
         for cell in grid:
