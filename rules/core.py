@@ -415,6 +415,23 @@ class State:
         """The seat whose turn it is (for display); defaults to current_player."""
         return self.current_player()
 
+    def deciders(self) -> list[int]:
+        """Every seat that may decide now, in seat order: several when any of them may take the next
+        turn (Smitten 2's "either player plays"); :meth:`current_player` is the first. Defaults to
+        the current player alone."""
+        seat = self.current_player()
+        return [] if seat is None else [seat]
+
+    def player_of(self, move: Move) -> int | None:
+        """The seat that makes legal ``move`` (whose hand holds the card, when several seats
+        decide); defaults to :meth:`current_player`."""
+        return self.current_player()
+
+    def check_for(self, player: int, move: Any) -> Verdict:
+        """:meth:`check` for ``player``, one of :meth:`deciders` (a game where several seats decide
+        refuses a move that is another seat's); defaults to :meth:`check`."""
+        return self.check(move)
+
     # -- moves ----------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """Every legal move for :meth:`current_player`, in a stable order."""
@@ -472,10 +489,11 @@ def judge(state: State, player: Any, move: Any) -> Verdict:
     game = state.game
     if state.is_terminal():
         return game.verdict("game-over", "The game is already over; no more moves.")
-    current = state.current_player()
-    if player != current:
+    deciders = state.deciders()
+    if isinstance(player, bool) or player not in deciders:
+        current = " or ".join(map(str, deciders))
         return game.verdict("turn-order", f"It is player {current}'s decision, not player {player}'s.")
-    return state.check(move)
+    return state.check_for(player, move)
 
 
 def canonical_json(data: Any) -> str:
