@@ -292,3 +292,10 @@ def test_simulate_cli_rejects_options_of_the_other_mode(tmp_path, capsys):
     code = main(["simulate", "smitten-2", "--games", "1", "--seed", "0", "--out", str(tmp_path),
                  "--players", "2", "--options", json.dumps({"solo_easy": True})])
     assert code == 2 and "solo" in capsys.readouterr().err
+
+
+def test_simulate_reports_the_win_rate(tmp_path, capsys):
+    assert main(["simulate", "smitten-2", "--games", "6", "--seed", "0", "--out", str(tmp_path), "--players", "1"]) == 0
+    out = capsys.readouterr().out
+    wins = sum(json.loads(p.read_text())["result"]["outcome"] == "win" for p in tmp_path.glob("*.json"))
+    assert f"(win rate {100 * wins / 6:.1f}%)" in out and "outcomes: " in out
