@@ -8,6 +8,7 @@ whose best move scores highest, as "I can play / I want to play" would tell the 
 
 from __future__ import annotations
 
+import copy
 import random
 
 from rules.core import JSONDict, Move
@@ -15,8 +16,7 @@ from rules.smitten_2.engine import CARDS, SmittenState
 
 
 def _score(obs: JSONDict, move: Move) -> float:
-    state = SmittenState({**obs, "setup": {}})
-    trial = state.clone()
+    trial = SmittenState(copy.deepcopy({**obs, "setup": {}}))
     try:
         trial.apply(move)
     except Exception:  # a hidden "?" card stands in the way: no estimate
@@ -30,7 +30,7 @@ def _score(obs: JSONDict, move: Move) -> float:
     for h in own:
         for card in trial.s["hands"][h]:
             if card in CARDS:
-                fits += sum(1 for g in (0, 1) if trial._check_position(card, g, h).ok)
+                fits += sum(trial._check_position(card, g, h).ok for g in (0, 1))
     return float(fits) + trial.placed()
 
 
