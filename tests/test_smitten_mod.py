@@ -131,3 +131,21 @@ def test_a_misplaced_card_and_an_instruction_not_followed_are_refused_in_words(b
     assert [m["type"] for m in moves] == ["play", "reveal", "name", "place"]
     assert [m["player"] for m in moves] == [0, 1, 0, 1]
     assert table.lua_state()["grids"][1][0] == "1a"
+
+
+def test_a_solo_game_survives_save_and_reload(built):
+    table = Table(built, deck_seed=4)
+    table.click("White", "ttSoloGame")
+    t = table.transcript()
+    state = GAME.new_state(setup=t["setup"], options=t["options"], num_players=1)
+    rng = random.Random(0)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        move = choose(GAME, state, "heuristic", rng)
+        act(table, "White", move)
+        state.apply(move)
+    before = table.transcript()
+    saved = table.fake.save_and_reload()
+    assert json.loads(saved)["transcript"] == before == table.transcript()
+    assert rules.canonical_json(table.lua_state()) == rules.canonical_json(state.to_json())
