@@ -149,3 +149,13 @@ def test_a_solo_game_survives_save_and_reload(built):
     saved = table.fake.save_and_reload()
     assert json.loads(saved)["transcript"] == before == table.transcript()
     assert rules.canonical_json(table.lua_state()) == rules.canonical_json(state.to_json())
+
+
+def test_new_game_with_one_seated_player_is_the_solo_game(built):
+    table = Table(built)
+    table.fake._seated = {"White": "Player One"}  # Red leaves the table
+    table.click("White", "ttNewGame")
+    t = table.transcript()
+    assert t["setup"]["mode"] == "solo" and [p["color"] for p in t["players"]] == ["White"]
+    state = table.lua_state()
+    assert [len(h) for h in state["hands"]] == [2, 2] and all(state["down"])
