@@ -415,6 +415,23 @@ class State:
         """The seat whose turn it is (for display); defaults to current_player."""
         return self.current_player()
 
+    def deciders(self) -> list[int]:
+        """Every seat that may decide now, in seat order: several when any of them may take the next
+        turn (Smitten 2's "either player plays"); :meth:`current_player` is the first. Defaults to
+        the current player alone."""
+        seat = self.current_player()
+        return [] if seat is None else [seat]
+
+    def player_of(self, move: Move) -> int | None:
+        """The seat that makes legal ``move`` (whose hand holds the card, when several seats
+        decide); defaults to :meth:`current_player`."""
+        return self.current_player()
+
+    def check_for(self, player: int, move: Any) -> Verdict:
+        """:meth:`check` for ``player``, one of :meth:`deciders` (a game where several seats decide
+        refuses a move that is another seat's); defaults to :meth:`check`."""
+        return self.check(move)
+
     # -- moves ----------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """Every legal move for :meth:`current_player`, in a stable order."""
@@ -493,20 +510,20 @@ def judge(state: State, player: Any, move: Any) -> Verdict:
     game = state.game
     if state.is_terminal():
         return game.verdict("game-over", "The game is already over; no more moves.")
-    current = state.current_player()
-    if player != current:
-        who = state.seat_name(current) if current is not None else "nobody"
+    deciders = state.deciders()
+    if isinstance(player, bool) or player not in deciders:
+        who = " or ".join(state.seat_name(seat) for seat in deciders) or "nobody"
         other = state.seat_name(player) if type(player) is int and 0 <= player < state.num_players() \
             else f"seat {player}"
         return game.verdict("turn-order", f"It is {who}'s decision, not {other}'s.")
-    return state.check(move)
+    return state.check_for(player, move)
 
 
 def judge_apply(state: State, player: Any, move: Any) -> Verdict:
     """:func:`judge`, then the move made when legal, judged once (:meth:`State.try_apply`) where
     ``player`` is the one to decide; any other case takes :func:`judge`'s own way."""
-    if player == state.current_player() and not state.is_terminal():
-        return state.try_apply(move)
+    if type(state).check_for is State.check_for and player == state.current_player() and not state.is_terminal():
+        return state.try_apply(move)  # a game that judges the seat too (check_for) takes judge's way
     verdict = judge(state, player, move)
     if verdict.ok:
         state.apply(move)

@@ -82,6 +82,22 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _outcome_tally(paths: list[Path]) -> str:
+    """"outcomes: 12 loss, 3 win (win rate 20.0%)": how the written games ended, the win rate for
+    cooperative and solo games (where the table or the player wins or loses)."""
+    tally: dict[str, int] = {}
+    table_games = 0
+    for path in paths:
+        result = json.loads(path.read_text("utf-8")).get("result") or {}
+        outcome = str(result.get("outcome", "none"))
+        tally[outcome] = tally.get(outcome, 0) + 1
+        table_games += result.get("kind") in ("cooperative", "solo")
+    text = "outcomes: " + ", ".join(f"{n} {k}" for k, n in sorted(tally.items()))
+    if table_games:
+        text += f" (win rate {100 * tally.get('win', 0) / len(paths):.1f}%)"
+    return text
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tts_builder.simulate import simulate
 
@@ -93,6 +109,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                      options=_options_arg(args.options), num_players=_players_arg(args.players),
                      progress=_progress(sys.stderr.isatty()), jobs=jobs)
     print(f"wrote {len(paths)} transcript(s) to {args.out}")
+    print(_outcome_tally(paths))
     return 0
 
 

@@ -32,8 +32,8 @@ def play_game(game_id: str, seed: int, *, policy: str = "heuristic",
     while not state.is_terminal():
         if len(moves) >= game.max_game_length:
             raise RuntimeError(f"{game_id} seed {seed}: no end after {len(moves)} moves")
-        player = state.current_player()
         move = choose(game, state, policy, rng)
+        player = state.player_of(move)  # the seat whose move it is, when several may decide
         try:
             state.apply(move)
         except IllegalMove as exc:  # an enumerated move refused: an engine bug, never input

@@ -1,0 +1,650 @@
+"""Smitten 2: the reference rules engine (two players cooperating, or solo with two hands).
+
+The seat count decides the mode: two seats play the cooperative game ("duo"), one seat the
+solo game with two table hands (hand 0 is the left hand, hand 1 the right). The Lua mirror,
+``lua_templates/games/smitten-2/rules.lua.j2``, follows :meth:`SmittenState.check` check
+for check, so keep their order in step.
+
+Moves (plain JSON, the transcript vocabulary)::
+
+    {"type": "play", "card": "4a", "grid": 0}     # a card from a hand (duo: the mover's own)
+    {"type": "flip", "hand": 1}                   # solo: turn a face-down card up to play it
+    {"type": "swap", "card": "2b"}                # solo Easy: swap for the set-aside card
+    {"type": "reveal", "card": "7a"}              # following the instruction (partner)
+    {"type": "discard", "card": "7a"}
+    {"type": "choose", "option": 1}
+    {"type": "name", "value": 2}                  # the active player names a column or "revealed"/"another"
+    {"type": "place", "card": "3b", "grid": 1}
+    {"type": "draw", "hand": 0}                   # solo refill: which hand the card goes to
+    {"type": "say", "words": "I can play"}        # duo table talk, optional; changes nothing
+    {"type": "forfeit"}
+
+In the duo "turn" phase both seats decide (:meth:`deciders`): either may play a card from
+their own hand, and the transcript's ``player`` records who did. The card instructions are
+data (``smitten-2.json`` ``instructions``): a list of steps run by :meth:`_settle`.
+
+State data: ``grids`` two lists of 9 positions (card or ""), ``hands`` the face-up hands
+(duo: each seat's hand), ``down`` each solo hand's face-down card or "", ``deck`` (top
+first), ``set_aside`` (the setup card first; a discard lands here when the deck is empty),
+``phase`` (turn, flipped, follow, refill), ``active`` (the hand or seat that played last, -1
+before the first play), ``played``/``played_grid`` (the card being followed), ``steps`` (its
+instruction's steps left), ``revealed``, ``named``, ``placed_grids``, ``forced`` (a solo
+flipped card), ``swapped``, ``plays``; ``end`` appears when the game is over.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from importlib import resources
+from typing import Any, ClassVar, Mapping
+
+from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+
+DATA: JSONDict = json.loads(resources.files("rules.smitten_2").joinpath("smitten-2.json").read_text("utf-8"))
+DESIGNS: tuple[int, ...] = tuple(DATA["designs"])
+CARDS: tuple[str, ...] = tuple(f"{d}{c}" for d in DESIGNS for c in DATA["copies"])
+COLUMNS = int(DATA["grid"]["columns"])
+SLOTS = COLUMNS * int(DATA["grid"]["rows"])
+WIN_CARDS = int(DATA["win_cards"])
+HAND_SIZES: dict[str, int] = dict(DATA["hand_sizes"])
+SOLO_SIZE = int(DATA["solo_hand"]["size"])
+TALK: tuple[str, ...] = tuple(DATA["talk"])
+INSTRUCTIONS: dict[str, Any] = DATA["instructions"]
+MOVE_FIELDS: dict[str, tuple[str, ...]] = {
+    "play": ("type", "card", "grid"), "flip": ("type", "hand"), "swap": ("type", "card"),
+    "reveal": ("type", "card"), "discard": ("type", "card"), "choose": ("type", "option"),
+    "name": ("type", "value"), "place": ("type", "card", "grid"), "draw": ("type", "hand"),
+    "say": ("type", "words"), "forfeit": ("type",)}
+MOVE_TYPES = tuple(MOVE_FIELDS)
+#: fields holding text, and fields holding a whole number; "value" takes either
+TEXT_FIELDS = ("card", "words")
+INT_FIELDS = ("grid", "hand", "option")
+
+
+def design(card: str) -> int:
+    return int(card[:-1])
+
+
+def position(card: str) -> int:
+    """The card's fixed position in a grid, 0..8 in reading order (assumption A-7)."""
+    return design(card) - 1
+
+
+def row(card: str) -> int:
+    return position(card) // COLUMNS
+
+
+def column(card: str) -> int:
+    return position(card) % COLUMNS
+
+
+def _neighbours(pos: int) -> list[int]:
+    r, c = divmod(pos, COLUMNS)
+    out = []
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < SLOTS // COLUMNS and 0 <= cc < COLUMNS:
+            out.append(rr * COLUMNS + cc)
+    return out
+
+
+NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
+
+
+class SmittenGame(Game):
+    id = "smitten-2"
+    name = DATA["name"]
+    min_players = 1
+    max_players = 2
+    hidden_information = True
+    chance = True
+    result_kind = "cooperative"
+    score_unit = "card placed"
+    data: ClassVar[Mapping[str, Any]] = DATA
+    options = {k: v["default"] for k, v in DATA["options"].items()}
+    option_choices = {k: tuple(v["choices"]) for k, v in DATA["options"].items() if "choices" in v}
+    rules = {k: RuleRef(k, v["section"], v["summary"]) for k, v in DATA["rules"].items()}
+    max_game_length = 400
+
+    def result_kind_for(self, num_players: int) -> str:
+        return "solo" if num_players == 1 else "cooperative"
+
+    def new_state(self, seed: int | None = 0, options: Mapping[str, Any] | None = None,
+                  setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "SmittenState":
+        opts = self.resolve_options(options)
+        if num_players not in (None, 1, 2):
+            raise SetupError(f"{self.id} is for 1 (solo) or 2 players, not {num_players}")
+        solo = num_players == 1
+        if setup is not None:
+            deck = setup.get("deck") if isinstance(setup, Mapping) else None
+            if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck) or sorted(deck) != sorted(CARDS):
+                raise SetupError(f"setup.deck must hold each of the {len(CARDS)} cards (1a ... 9b) once")
+            mode = setup.get("mode")
+            if mode not in ("duo", "solo"):
+                raise SetupError(f"setup.mode must be 'duo' (two players) or 'solo', not {mode!r}")
+            if num_players is not None and (mode == "solo") != solo:
+                raise SetupError(f"setup is for the {mode} game but there are {num_players} players")
+            return SmittenState.start(self._checked(opts, mode == "solo"), {"deck": list(deck), "mode": mode})
+        deck = list(CARDS)
+        random.Random(seed).shuffle(deck)
+        return SmittenState.start(self._checked(opts, solo), {"deck": deck, "mode": "solo" if solo else "duo"})
+
+    @staticmethod
+    def _checked(opts: JSONDict, solo: bool) -> JSONDict:
+        if solo and opts["difficulty"] != "medium":
+            raise SetupError("option 'difficulty' is for two players; solo uses solo_easy, solo_left_hand, solo_balance")
+        if not solo and (opts["solo_easy"] or opts["solo_left_hand"] or opts["solo_balance"]):
+            raise SetupError("options solo_easy, solo_left_hand and solo_balance are for the solo game (1 player)")
+        return opts
+
+    def state_from_json(self, data: Mapping[str, Any]) -> "SmittenState":
+        return SmittenState(copy.deepcopy(dict(data)))
+
+    def lua_context(self) -> JSONDict:
+        return {"cards": list(CARDS), "columns": COLUMNS, "slots": SLOTS, "neighbours": NEIGHBOURS,
+                "win_cards": WIN_CARDS, "hand_sizes": HAND_SIZES, "solo_size": SOLO_SIZE, "talk": list(TALK),
+                "instructions": INSTRUCTIONS, "move_types": list(MOVE_TYPES),
+                "move_fields": {t: list(f) for t, f in MOVE_FIELDS.items()}, "data": dict(DATA)}
+
+    def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
+        from rules.smitten_2.heuristic import choose
+        return choose(obs, moves, rng)
+
+    def heuristic_seat(self, views: dict[int, tuple[JSONDict, list[Move]]], rng: random.Random) -> int:
+        from rules.smitten_2.heuristic import choose_seat
+        return choose_seat(views, rng)
+
+    def board_mutants(self, move: Move, state: State, rng: random.Random) -> list[Any]:
+        """Table-shaped wrong moves: the card in the other grid, another card, the other hand."""
+        out: list[Any] = [{"type": "say", "words": "I have a 5"}, {"type": "flip", "hand": 0},
+                          {"type": "swap", "card": rng.choice(CARDS)}, {"type": "draw", "hand": 1}]
+        if "grid" in move:
+            out.append({**move, "grid": 1 - move["grid"]} if move["grid"] in (0, 1) else {**move, "grid": 0})
+        if "card" in move:
+            out += [{**move, "card": c} for c in rng.sample(CARDS, 3)]
+            out.append({"type": "place", "card": move["card"], "grid": rng.choice((0, 1))})
+            out.append({"type": "play", "card": move["card"], "grid": rng.choice((0, 1))})
+        if move.get("type") == "name":
+            out += [{**move, "value": 1}, {**move, "value": "another"}, {**move, "value": 3}]
+        if move.get("type") == "choose":
+            out.append({**move, "option": 2})
+        return out
+
+
+GAME = SmittenGame()
+
+
+def _v(rule: str, message: str) -> Verdict:
+    return GAME.verdict(rule, message)
+
+
+def instruction_text(card: str) -> str:
+    return str(INSTRUCTIONS[str(design(card))]["text"])
+
+
+class SmittenState(State):
+    """One position; ``self.s`` is the JSON data itself."""
+
+    game = GAME
+
+    def __init__(self, data: JSONDict):
+        self.s = data
+
+    @classmethod
+    def start(cls, options: JSONDict, setup: JSONDict) -> "SmittenState":
+        solo = setup["mode"] == "solo"
+        deck = list(setup["deck"])
+        set_aside = [deck.pop(0)]
+        hands: list[list[str]] = [[], []]
+        down = ["", ""]
+        if solo:
+            for h in (0, 1):
+                hands[h] = [deck.pop(0), deck.pop(0)]
+                down[h] = deck.pop(0)
+        else:
+            size = HAND_SIZES[options["difficulty"]]
+            for h in (0, 1):
+                hands[h] = [deck.pop(0) for _ in range(size)]
+        st = cls({"mode": "solo" if solo else "duo", "options": dict(options), "setup": dict(setup),
+                  "grids": [[""] * SLOTS, [""] * SLOTS], "hands": hands, "down": down, "deck": deck,
+                  "set_aside": set_aside, "set_aside_up": False, "phase": "turn", "active": -1,
+                  "played": "", "played_grid": -1, "steps": [], "revealed": "", "named": "",
+                  "placed_grids": [], "forced": "", "swapped": False, "plays": 0})
+        st._start_turn()
+        return st
+
+    # -- accessors ------------------------------------------------------
+    @property
+    def solo(self) -> bool:
+        return bool(self.s["mode"] == "solo")
+
+    def num_players(self) -> int:
+        return 1 if self.solo else 2
+
+    def setup(self) -> JSONDict:
+        return dict(self.s["setup"])
+
+    def options(self) -> JSONDict:
+        return dict(self.s["options"])
+
+    def to_json(self) -> JSONDict:
+        return self.s
+
+    def is_terminal(self) -> bool:
+        return "end" in self.s
+
+    def partner(self) -> int:
+        return 1 - int(self.s["active"])
+
+    def holder(self, card: str) -> int | None:
+        """The hand holding ``card`` face up, or None."""
+        for h in (0, 1):
+            if card in self.s["hands"][h]:
+                return h
+        return None
+
+    def placed(self) -> int:
+        return sum(1 for g in self.s["grids"] for c in g if c)
+
+    def step(self) -> JSONDict | None:
+        return self.s["steps"][0] if self.s["phase"] == "follow" and self.s["steps"] else None
+
+    def deciders(self) -> list[int]:
+        if self.is_terminal():
+            return []
+        if self.solo:
+            return [0]
+        if self.s["phase"] == "turn":
+            return [0, 1]
+        step = self.step()
+        assert step is not None
+        return [int(self.s["active"]) if step.get("by") == "active" else self.partner()]
+
+    def current_player(self) -> int | None:
+        seats = self.deciders()
+        return seats[0] if seats else None
+
+    def active_player(self) -> int | None:
+        return None if self.is_terminal() or self.solo else (int(self.s["active"]) if self.s["active"] >= 0 else 0)
+
+    def player_of(self, move: Move) -> int | None:
+        if not self.solo and self.s["phase"] == "turn" and move.get("type") == "play":
+            return self.holder(move["card"])
+        return self.current_player()
+
+    def observation(self, player: int) -> JSONDict:
+        """Hidden: the deck, the set-aside card (until a solo swap turns it up), the partner's
+        hand (duo) and face-down cards (solo), each card shown as "?"."""
+        obs = copy.deepcopy({k: v for k, v in self.s.items() if k != "setup"})
+        obs["deck"] = ["?"] * len(obs["deck"])
+        if not obs["set_aside_up"]:
+            obs["set_aside"] = ["?"] * len(obs["set_aside"])
+        obs["down"] = ["?" if c else "" for c in obs["down"]]
+        if not self.solo:
+            obs["hands"][1 - player] = ["?"] * len(obs["hands"][1 - player])
+        obs["seat"] = player
+        return obs
+
+    # -- moves ------------------------------------------------------------
+    def _candidates(self) -> list[Move]:
+        s = self.s
+        phase = s["phase"]
+        out: list[Move] = []
+        if phase == "turn":
+            for h in (0, 1):
+                out += [{"type": "play", "card": c, "grid": g} for c in s["hands"][h] for g in (0, 1)]
+            if self.solo:
+                out += [{"type": "flip", "hand": h} for h in (0, 1) if s["down"][h]]
+                if s["options"]["solo_easy"]:
+                    out += [{"type": "swap", "card": c} for h in (0, 1) for c in s["hands"][h]]
+        elif phase == "flipped":
+            out += [{"type": "play", "card": s["forced"], "grid": g} for g in (0, 1)]
+        elif phase == "refill":
+            out += [{"type": "draw", "hand": h} for h in (0, 1)]
+        else:
+            step = self.step()
+            assert step is not None
+            kind = step["do"]
+            hand = s["hands"][self.partner()]
+            if kind == "place":
+                out += [{"type": "place", "card": c, "grid": g} for c in hand for g in (0, 1)]
+            elif kind in ("reveal", "discard"):
+                out += [{"type": kind, "card": c} for c in hand]
+            elif kind == "choose":
+                out += [{"type": "choose", "option": i} for i in range(len(step["options"]))]
+            else:
+                out += [{"type": "name", "value": v} for v in self._name_values(step)]
+        return out
+
+    def _progress_moves(self) -> list[Move]:
+        return [m for m in self._candidates() if self.check(m).ok]
+
+    def legal_moves(self) -> list[Move]:
+        """Every move that advances the game (table talk, optional and changing nothing, is not listed)."""
+        if self.is_terminal():
+            return []
+        return self._progress_moves() + [{"type": "forfeit"}]
+
+    def _name_values(self, step: JSONDict) -> list[Any]:
+        return list(step["solo_values"] if self.solo and "solo_values" in step else step["values"])
+
+    def check(self, move: Any) -> Verdict:
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            return _v("move-format", "A move is an object with a string field 'type'.")
+        if self.is_terminal():
+            return _v("game-over", "The game is over; no more moves.")
+        t = move["type"]
+        if t not in MOVE_FIELDS:
+            return _v("move-format", f"Unknown move type '{t}'.")
+        for key in sorted(move):
+            if key not in MOVE_FIELDS[t]:
+                return _v("move-format", f"A '{t}' move has no field '{key}'.")
+        for key in MOVE_FIELDS[t]:
+            if key not in move:
+                return _v("move-format", f"A '{t}' move needs a '{key}'.")
+        for key in TEXT_FIELDS:
+            if key in move and not isinstance(move[key], str):
+                return _v("move-format", f"Field '{key}' must be a string.")
+        for key in INT_FIELDS:
+            if key in move and type(move[key]) is not int:
+                return _v("move-format", f"Field '{key}' must be a whole number.")
+        if "value" in move and type(move["value"]) not in (int, str):
+            return _v("move-format", "Field 'value' must be a whole number or a string.")
+        if t == "forfeit":
+            return Verdict.legal()
+        if "card" in move and move["card"] not in CARDS:
+            return _v("unknown-card", f"There is no card '{move['card']}' (cards are 1a, 1b ... 9a, 9b).")
+        if "grid" in move and move["grid"] not in (0, 1):
+            return _v("unknown-grid", f"There is no grid {move['grid']} (the grids are 0 and 1).")
+        if "hand" in move and move["hand"] not in (0, 1):
+            return _v("unknown-hand", f"There is no hand {move['hand']} (0 is the left hand, 1 the right).")
+        s = self.s
+        phase = s["phase"]
+        if t == "say":
+            if self.solo or phase != "turn":
+                return _v("not-now", "Table talk is for two players deciding who takes the next turn.")
+            if move["words"] not in TALK:
+                return _v("talk", "Only these may be said: " + "; ".join(f"'{w}'" for w in TALK) + ".")
+            return Verdict.legal()
+        if phase == "follow":
+            step = self.step()
+            assert step is not None
+            if t != step["do"]:
+                return _v("instruction", f"Card {s['played']} asks: {instruction_text(s['played'])} "
+                                         f"(now: {step['do']}), not a '{t}'.")
+            return self._check_step(step, move)
+        allowed = {"turn": ("play", "flip", "swap"), "flipped": ("play",), "refill": ("draw",)}[phase]
+        if t not in allowed:
+            wanted = {"turn": "a card to be played", "flipped": f"the flipped card {s['forced']} to be played",
+                      "refill": "a refill draw"}[phase]
+            return _v("not-now", f"The game waits for {wanted}, not a '{t}'.")
+        if t == "play":
+            return self._check_play(move["card"], move["grid"])
+        if t == "flip":
+            if not self.solo:
+                return _v("not-now", "Only the solo game has face-down cards.")
+            hand = move["hand"]
+            if not s["down"][hand]:
+                return _v("face-down", f"Hand {hand} has no face-down card.")
+            if s["options"]["solo_left_hand"] and s["plays"] == 0 and hand != 0:
+                return _v("left-hand", "The first card played comes from the left hand (hand 0).")
+            return Verdict.legal()
+        if t == "swap":
+            if not (self.solo and s["options"]["solo_easy"]):
+                return _v("easy-swap", "Swapping for the set-aside card is the solo Easy option, not in play.")
+            if s["swapped"]:
+                return _v("easy-swap", "The set-aside card has already been swapped once this game.")
+            if self.holder(move["card"]) is None:
+                return _v("own-hand", f"Card {move['card']} is not face up in a hand.")
+            return Verdict.legal()
+        hand = move["hand"]  # draw
+        if len(s["hands"][hand]) + (1 if s["down"][hand] else 0) >= SOLO_SIZE:
+            return _v("hand-full", f"Hand {hand} is full; a refill card goes to a hand with at most 2 cards.")
+        return Verdict.legal()
+
+    def check_for(self, player: int, move: Any) -> Verdict:
+        verdict = self.check(move)
+        if verdict.ok and not self.solo and self.s["phase"] == "turn" and move["type"] == "play" \
+                and self.holder(move["card"]) != player:
+            return _v("own-hand", f"Card {move['card']} is not in your hand.")
+        return verdict
+
+    def _check_play(self, card: str, grid: int) -> Verdict:
+        s = self.s
+        if s["phase"] == "flipped" and card != s["forced"]:
+            return _v("flipped-card", f"The flipped card {s['forced']} is the card to play.")
+        hand = self.holder(card)
+        if hand is None:
+            if card in s["down"]:
+                return _v("face-down", f"Card {card} is face down: flip it to play it.")
+            return _v("own-hand", f"Card {card} is not in a hand.")
+        if self.solo and s["options"]["solo_left_hand"] and s["plays"] == 0 and hand != 0:
+            return _v("left-hand", "The first card played comes from the left hand (hand 0).")
+        return self._check_position(card, grid, hand)
+
+    def _check_position(self, card: str, grid: int, hand: int) -> Verdict:
+        s = self.s
+        cells = s["grids"][grid]
+        pos = position(card)
+        if cells[pos]:
+            return _v("position-taken", f"Position {pos + 1} of grid {grid} already holds {cells[pos]}.")
+        if any(cells) and not any(cells[n] for n in NEIGHBOURS[pos]):
+            return _v("adjacency", f"Position {pos + 1} of grid {grid} is not next to a card in that grid.")
+        balance = s["options"]["solo_balance"] if self.solo else s["options"]["difficulty"] == "hard"
+        if balance:
+            mine = sum(1 for c in cells if c) + 1
+            other = sum(1 for c in s["grids"][1 - grid] if c)
+            if mine - other >= 2:
+                return _v("balance", f"Grid {grid} would have {mine} cards against {other} in the other grid.")
+        if self.solo and s["options"]["solo_left_hand"] and self.placed() + 1 == WIN_CARDS and hand != 0:
+            return _v("left-hand", "The last card placed comes from the left hand (hand 0).")
+        return Verdict.legal()
+
+    def _check_step(self, step: JSONDict, move: Move) -> Verdict:
+        s = self.s
+        kind = step["do"]
+        played = s["played"]
+        if kind == "choose":
+            if not 0 <= move["option"] < len(step["options"]):
+                return _v("choose-option", f"Card {played} offers options 0 to {len(step['options']) - 1}.")
+            return Verdict.legal()
+        if kind == "name":
+            value = move["value"]
+            values = self._name_values(step)
+            if type(value) is not type(values[0]) or value not in values:
+                return _v("name-value", f"Card {played}: name one of {', '.join(map(str, values))}.")
+            return Verdict.legal()
+        card = move["card"]
+        partner = self.partner()
+        if card not in s["hands"][partner]:
+            return _v("own-hand", f"Card {card} is not in the partner's hand.")
+        if kind != "place":
+            return Verdict.legal()
+        grid = move["grid"]
+        if not self._follows(step, card, grid):
+            return _v("instruction", f"Card {played} asks: {instruction_text(played)}")
+        return self._check_position(card, grid, partner)
+
+    def _follows(self, step: JSONDict, card: str, grid: int) -> bool:
+        s = self.s
+        where = step.get("grid", "any")
+        if where == "same" and grid != s["played_grid"]:
+            return False
+        if where == "other" and grid == s["played_grid"]:
+            return False
+        if where == "not-placed" and grid in s["placed_grids"]:
+            return False
+        if step.get("row") == "same" and row(card) != row(s["played"]):
+            return False
+        if step.get("column") == "named" and column(card) != s["named"]:
+            return False
+        if step.get("empty_in_both") and any(g[position(card)] for g in s["grids"]):
+            return False
+        which = step.get("card", "any")
+        if which == "named":
+            which = "revealed" if s["named"] == "revealed" else "not-revealed"
+        if which == "revealed" and card != s["revealed"]:
+            return False
+        if which == "not-revealed" and card == s["revealed"]:
+            return False
+        return True
+
+    # -- effects ----------------------------------------------------------
+    def apply(self, move: Any) -> None:
+        verdict = self.check(move)
+        if not verdict.ok:
+            raise IllegalMove(verdict, move)
+        s = self.s
+        t = move["type"]
+        if t == "forfeit":
+            s["end"] = {"reason": "forfeit", "won": False}
+            return
+        if t == "say":
+            return
+        if t == "play":
+            hand = self.holder(move["card"])
+            assert hand is not None
+            s["hands"][hand].remove(move["card"])
+            s["grids"][move["grid"]][position(move["card"])] = move["card"]
+            s["plays"] += 1
+            s["active"] = hand
+            s["forced"] = ""
+            partner = 1 - hand
+            if s["down"][partner]:  # solo: the partner's face-down card turns up after a play
+                s["hands"][partner].append(s["down"][partner])
+                s["down"][partner] = ""
+            if self._won():
+                return
+            s["played"], s["played_grid"] = move["card"], move["grid"]
+            s["steps"] = copy.deepcopy(INSTRUCTIONS[str(design(move["card"]))]["steps"])
+            s["revealed"], s["named"], s["placed_grids"] = "", "", []
+            s["phase"] = "follow"
+        elif t == "flip":
+            hand = move["hand"]
+            card = s["down"][hand]
+            s["down"][hand] = ""
+            s["hands"][hand].append(card)
+            s["forced"] = card
+            s["phase"] = "flipped"
+            if not any(self._check_play(card, g).ok for g in (0, 1)):
+                s["end"] = {"reason": "face-down-unplayable", "won": False}
+            return
+        elif t == "swap":
+            hand = self.holder(move["card"])
+            assert hand is not None
+            cards = s["hands"][hand]
+            cards[cards.index(move["card"])] = s["set_aside"][0]
+            s["set_aside"][0] = move["card"]
+            s["set_aside_up"] = True
+            s["swapped"] = True
+            self._start_turn()
+            return
+        elif t == "draw":
+            hand = move["hand"]
+            card = s["deck"].pop(0)
+            if len(s["hands"][hand]) <= 1:
+                s["hands"][hand].append(card)
+            else:
+                s["down"][hand] = card
+            if not self._refill_needed():
+                self._start_turn()
+            return
+        else:
+            self._apply_step(move)
+        self._settle()
+
+    def _apply_step(self, move: Move) -> None:
+        s = self.s
+        step = s["steps"].pop(0)
+        t = move["type"]
+        partner = self.partner()
+        if t == "choose":
+            s["steps"] = copy.deepcopy(step["options"][move["option"]]) + s["steps"]
+        elif t == "name":
+            s["named"] = move["value"]
+        elif t == "reveal":
+            s["revealed"] = move["card"]
+        elif t == "discard":
+            s["hands"][partner].remove(move["card"])
+            (s["deck"] if s["deck"] else s["set_aside"]).append(move["card"])
+            if self.solo and step.get("solo_flip_rest") and s["down"][partner]:
+                s["hands"][partner].append(s["down"][partner])
+                s["down"][partner] = ""
+        else:  # place
+            s["hands"][partner].remove(move["card"])
+            s["grids"][move["grid"]][position(move["card"])] = move["card"]
+            s["placed_grids"].append(move["grid"])
+            self._won()
+
+    def _won(self) -> bool:
+        """17 cards in the grids: the finishing touch (the set-aside card) completes them; the table wins."""
+        s = self.s
+        if self.placed() < WIN_CARDS:
+            return False
+        card = s["set_aside"].pop(0)
+        for g in (0, 1):
+            if not s["grids"][g][position(card)]:
+                s["grids"][g][position(card)] = card
+                break
+        s["end"] = {"reason": "all-placed", "won": True}
+        return True
+
+    def _settle(self) -> None:
+        """After a step: the turn ends when the instruction is done; the table loses when the next
+        step cannot be carried out (assumption S-2)."""
+        s = self.s
+        if self.is_terminal():
+            return
+        if s["steps"]:
+            if not self._progress_moves():
+                s["end"] = {"reason": "cannot-follow", "won": False}
+            return
+        s["played"], s["played_grid"], s["revealed"], s["named"], s["placed_grids"] = "", -1, "", "", []
+        if self.solo:
+            if self._refill_needed():
+                s["phase"] = "refill"
+                return
+        else:
+            size = HAND_SIZES[s["options"]["difficulty"]]
+            for seat in (s["active"], 1 - s["active"]):  # the active player draws first
+                while s["deck"] and len(s["hands"][seat]) < size:
+                    s["hands"][seat].append(s["deck"].pop(0))
+        self._start_turn()
+
+    def _refill_needed(self) -> bool:
+        s = self.s
+        return bool(s["deck"]) and any(len(s["hands"][h]) + (1 if s["down"][h] else 0) < SOLO_SIZE for h in (0, 1))
+
+    def _start_turn(self) -> None:
+        s = self.s
+        s["phase"] = "turn"
+        if not self._progress_moves():
+            s["end"] = {"reason": "no-play", "won": False}
+
+    # -- end ------------------------------------------------------------
+    def result(self) -> Result | None:
+        end = self.s.get("end")
+        if end is None:
+            return None
+        placed = self.placed()
+        if self.solo:
+            return Result.solo(bool(end["won"]), end["reason"], score=placed, unit=self.game.score_unit)
+        return Result.cooperative(bool(end["won"]), 2, end["reason"], score=placed, unit=self.game.score_unit)
+
+    def describe_move(self, move: Move) -> str:
+        t = move.get("type")
+        if t in ("play", "place"):
+            return f"{t} {move['card']} in grid {move['grid']}"
+        if t in ("flip", "draw"):
+            return f"{t} (hand {move['hand']})"
+        if t == "say":
+            return f"say \"{move['words']}\""
+        if t in ("reveal", "discard", "swap"):
+            return f"{t} {move['card']}"
+        if t == "choose":
+            return f"choose option {move['option']}"
+        if t == "name":
+            return f"name {move['value']}"
+        return str(t)

@@ -1,0 +1,301 @@
+"""Smitten 2: the rules one at a time, on hand-built positions, each judged by the Python engine and
+by the Lua mirror (same rule id, same message); the modes, options and setup refusals."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from rules.core import SetupError, canonical_json, judge
+from rules.smitten_2 import GAME, SmittenState
+from rules.smitten_2 import engine as E
+from tts_builder.agreement import LuaEngine
+from tts_builder.cli import main
+from tts_builder.simulate import play_game
+
+EMPTY = [""] * 9
+
+
+@pytest.fixture(scope="module")
+def lua() -> LuaEngine:
+    return LuaEngine("smitten-2")
+
+
+def position(solo: bool = False, options: dict[str, Any] | None = None, **fields: Any) -> SmittenState:
+    """A live position: a new game with ``fields`` of the state replaced."""
+    state = GAME.new_state(seed=3, options=options, num_players=1 if solo else 2)
+    state.s.update(copy.deepcopy(fields))
+    state.s.pop("end", None)
+    return state
+
+
+def both(state: SmittenState, lua: LuaEngine, who: int, move: Any) -> tuple[str, str]:
+    """The verdict's rule and message from Python, after checking Lua gives the same."""
+    py = judge(state, who, move)
+    lv = lua.judge(lua.decode(state.to_json()), who, move)
+    assert (lv["ok"], lv.get("rule", ""), lv.get("message", "")) == (py.ok, py.rule, py.message)
+    return py.rule, py.message
+
+
+def apply_both(state: SmittenState, lua: LuaEngine, move: dict[str, Any]) -> None:
+    lstate = lua.decode(state.to_json())
+    state.apply(move)
+    lua.apply(lstate, move)
+    assert lua.state_json(lstate) == canonical_json(state.to_json())
+
+
+def grid(**cards: str) -> list[str]:
+    """A grid from {"p5": "5a"}-style keywords (position numbers 1..9)."""
+    out = list(EMPTY)
+    for key, card in cards.items():
+        out[int(key[1:]) - 1] = card
+    return out
+
+
+# -- who decides ------------------------------------------------------------
+
+def test_either_player_may_play_but_only_from_their_own_hand(lua):
+    state = position(hands=[["5a", "1a", "2a"], ["5b", "9a", "3b"]])
+    assert state.deciders() == [0, 1]
+    assert both(state, lua, 1, {"type": "play", "card": "5b", "grid": 0}) == ("", "")
+    assert both(state, lua, 0, {"type": "play", "card": "5b", "grid": 0})[0] == "own-hand"
+    assert state.player_of({"type": "play", "card": "5b", "grid": 0}) == 1
+    apply_both(state, lua, {"type": "play", "card": "5b", "grid": 0})
+    # card 5 asks the partner (seat 0) to choose; seat 1 may not decide now
+    assert state.deciders() == [0]
+    assert both(state, lua, 1, {"type": "choose", "option": 0})[0] == "turn-order"
+
+
+def test_simulated_transcripts_record_who_played():
+    t = play_game("smitten-2", 4, num_players=2)
+    state = GAME.new_state(setup=t["setup"], options=t["options"], num_players=2)
+    seats = set()
+    for entry in t["moves"]:
+        move = {k: v for k, v in entry.items() if k != "player"}
+        if move["type"] == "play":
+            assert move["card"] in state.s["hands"][entry["player"]]
+            seats.add(entry["player"])
+        state.apply(move)
+    assert t["result"]["kind"] == "cooperative"
+
+
+def test_table_talk_is_optional_limited_and_changes_nothing(lua):
+    state = position()
+    before = state.digest()
+    assert both(state, lua, 1, {"type": "say", "words": "I can play, but I don't want to play"}) == ("", "")
+    apply_both(state, lua, {"type": "say", "words": "I don't want to play"})
+    assert state.digest() == before
+    assert both(state, lua, 0, {"type": "say", "words": "I have the 5"})[0] == "talk"
+    assert all(m["type"] != "say" for m in state.legal_moves()), "talk is never required"
+
+
+# -- placement ----------------------------------------------------------------
+
+def test_a_card_goes_to_its_own_empty_position_next_to_a_card(lua):
+    state = position(grids=[grid(p5="5a"), EMPTY], hands=[["5b", "1a", "2a"], ["3a", "9a", "4b"]])
+    assert both(state, lua, 0, {"type": "play", "card": "2a", "grid": 0}) == ("", "")
+    assert both(state, lua, 0, {"type": "play", "card": "1a", "grid": 0})[0] == "adjacency"
+    assert both(state, lua, 0, {"type": "play", "card": "1a", "grid": 1}) == ("", ""), "the first card of a grid"
+    state.s["grids"][0][4] = "5b"
+    state.s["hands"][0] = ["5a", "1a", "2a"]
+    assert both(state, lua, 0, {"type": "play", "card": "5a", "grid": 0})[0] == "position-taken"
+
+
+def test_hard_refuses_a_grid_two_cards_ahead_and_medium_does_not(lua):
+    fields: dict[str, Any] = {"grids": [grid(p5="5a"), EMPTY], "hands": [["5b", "4a", "2a"], ["3a", "9a", "4b"]]}
+    hard = position(options={"difficulty": "hard"}, **fields)
+    rule, message = both(hard, lua, 0, {"type": "play", "card": "4a", "grid": 0})
+    assert rule == "balance" and "2 cards against 0" in message
+    assert both(hard, lua, 0, {"type": "play", "card": "5b", "grid": 1}) == ("", "")
+    assert both(position(**fields), lua, 0, {"type": "play", "card": "4a", "grid": 0}) == ("", "")
+
+
+# -- instructions -------------------------------------------------------------
+
+def test_an_instruction_not_followed_is_refused_in_words(lua):
+    state = position(grids=[grid(p5="5a"), grid(p5="5b")], hands=[["1a", "4a"], ["2a", "6a", "8a"]])
+    apply_both(state, lua, {"type": "play", "card": "4a", "grid": 0})  # 4: reveal, then place another card
+    rule, message = both(state, lua, 1, {"type": "place", "card": "2a", "grid": 0})
+    assert rule == "instruction" and E.instruction_text("4a") in message and "(now: reveal)" in message
+    apply_both(state, lua, {"type": "reveal", "card": "2a"})
+    rule, message = both(state, lua, 1, {"type": "place", "card": "2a", "grid": 1})
+    assert rule == "instruction" and message == "Card 4a asks: " + E.instruction_text("4a")
+    assert both(state, lua, 1, {"type": "place", "card": "6a", "grid": 1}) == ("", "")
+
+
+def test_card_1_wants_the_other_grid_and_placed_cards_trigger_nothing(lua):
+    state = position(grids=[grid(p5="5a"), grid(p5="5b")], hands=[["2a", "4a"], ["1a", "6a", "8a"]],
+                     deck=["9a", "9b", "3a"])
+    apply_both(state, lua, {"type": "play", "card": "4a", "grid": 0})
+    apply_both(state, lua, {"type": "reveal", "card": "6a"})
+    assert both(state, lua, 1, {"type": "place", "card": "6a", "grid": 0})[0] == "instruction"
+    apply_both(state, lua, {"type": "place", "card": "8a", "grid": 0})  # card 8's instruction does not run
+    assert state.s["phase"] == "turn" and state.s["steps"] == []
+    # refill, the active player (seat 0) first: one card each to three
+    assert state.s["hands"] == [["2a", "9a", "9b"], ["1a", "6a", "3a"]]
+
+
+def test_card_8_names_a_column_and_solo_may_not_name_the_middle(lua):
+    duo = position(grids=[grid(p5="5a"), EMPTY], hands=[["8a", "1a"], ["2a", "6a", "9a"]])
+    apply_both(duo, lua, {"type": "play", "card": "8a", "grid": 0})
+    assert duo.deciders() == [0], "the active player names the column"
+    assert both(duo, lua, 0, {"type": "name", "value": 1}) == ("", "")
+    assert both(duo, lua, 0, {"type": "name", "value": "1"})[0] == "name-value"
+    solo = position(solo=True, grids=[grid(p5="5a"), EMPTY], hands=[["8a", "1a"], ["2a", "6a"]], down=["", "9a"])
+    apply_both(solo, lua, {"type": "play", "card": "8a", "grid": 0})
+    assert solo.s["hands"][1] == ["2a", "6a", "9a"] and solo.s["down"] == ["", ""], "the partner's card turns up"
+    assert both(solo, lua, 0, {"type": "name", "value": 1}) == ("name-value", "Card 8a: name one of 0, 2.")
+    apply_both(solo, lua, {"type": "name", "value": 2})
+    assert both(solo, lua, 0, {"type": "place", "card": "2a", "grid": 0})[0] == "instruction"
+    assert both(solo, lua, 0, {"type": "place", "card": "6a", "grid": 0}) == ("", "")
+
+
+def test_card_5_discard_goes_under_the_deck_or_to_the_set_aside_pile(lua):
+    fields: dict[str, Any] = {"grids": [grid(p5="5a"), EMPTY], "hands": [["5b", "1a"], ["2a", "6a", "9a"]]}
+    state = position(deck=["3a"], **fields)
+    apply_both(state, lua, {"type": "play", "card": "5b", "grid": 1})
+    assert both(state, lua, 1, {"type": "choose", "option": 2})[0] == "choose-option"
+    apply_both(state, lua, {"type": "choose", "option": 1})
+    apply_both(state, lua, {"type": "discard", "card": "9a"})
+    assert state.s["deck"] == ["3a", "9a"]
+    assert both(state, lua, 1, {"type": "place", "card": "2a", "grid": 0})[0] == "instruction", "same grid as the 5"
+    empty = position(deck=[], **fields)
+    apply_both(empty, lua, {"type": "play", "card": "5b", "grid": 1})
+    apply_both(empty, lua, {"type": "choose", "option": 1})
+    apply_both(empty, lua, {"type": "discard", "card": "9a"})
+    assert empty.s["set_aside"][-1] == "9a"
+
+
+def test_an_instruction_the_partner_cannot_follow_loses(lua):
+    state = position(grids=[grid(p5="5a"), EMPTY], hands=[["1a", "4a"], ["9a"]])
+    apply_both(state, lua, {"type": "play", "card": "4a", "grid": 0})  # reveal 9a, then place a different card: none
+    apply_both(state, lua, {"type": "reveal", "card": "9a"})
+    result = state.result()
+    assert result is not None and (result.outcome, result.reason) == ("loss", "cannot-follow")
+
+
+def test_instructions_are_data(monkeypatch, lua):
+    """Changing card 2's steps in the data changes what the engine asks, without code changes."""
+    monkeypatch.setitem(E.INSTRUCTIONS, "2", {"text": "Your partner places a card in the other grid.",
+                                              "steps": [{"do": "place", "grid": "other"}]})
+    state = position(grids=[grid(p5="5a"), grid(p5="5b")], hands=[["2a", "1a"], ["6a", "4a", "8a"]])
+    state.apply({"type": "play", "card": "2a", "grid": 0})
+    assert judge(state, 1, {"type": "place", "card": "6a", "grid": 0}).rule == "instruction"
+    assert judge(state, 1, {"type": "place", "card": "6a", "grid": 1}).ok
+
+
+# -- winning and losing --------------------------------------------------------
+
+def test_the_17th_card_wins_ignoring_its_instruction_and_the_set_aside_card_completes(lua):
+    full = ["1a", "2a", "3a", "4a", "5a", "6a", "7a", "8a", "9a"]
+    other = ["1b", "2b", "3b", "4b", "5b", "6b", "7b", "", "9b"]
+    state = position(grids=[list(full), list(other)], hands=[[], []], deck=[], set_aside=["8b"])
+    state.s["grids"][0][0] = ""
+    state.s["hands"][1] = ["1a"]
+    apply_both(state, lua, {"type": "play", "card": "1a", "grid": 0})
+    result = state.result()
+    assert result is not None and result.to_json()["outcome"] == "win" and result.score == 18
+    assert state.s["grids"][1][7] == "8b" and state.s["steps"] == []
+    assert result.describe(["A", "B"]) == "The table wins with 18 cards placed"
+
+
+def test_nobody_able_to_play_loses_at_the_start_of_a_turn():
+    state = position(grids=[grid(p5="5a"), grid(p5="5b")], hands=[["1a"], ["9a"]], deck=[])
+    state._start_turn()
+    assert state.s["end"]["reason"] == "no-play" and state.legal_moves() == []
+
+
+# -- solo --------------------------------------------------------------------
+
+def test_solo_setup_two_hands_of_two_up_one_down():
+    state = GAME.new_state(seed=9, num_players=1)
+    deck = state.setup()["deck"]
+    assert state.s["set_aside"] == deck[:1] and state.s["hands"] == [deck[1:3], deck[4:6]]
+    assert state.s["down"] == [deck[3], deck[6]]
+    obs = state.observation(0)
+    assert obs["down"] == ["?", "?"] and set(obs["deck"]) == {"?"} and obs["set_aside"] == ["?"]
+
+
+def test_solo_face_down_card_is_flipped_then_played_or_loses(lua):
+    state = position(solo=True, grids=[grid(p5="5a"), grid(p5="5b")], hands=[["1a", "3a"], ["9a"]],
+                     down=["4a", "9b"])
+    assert both(state, lua, 0, {"type": "play", "card": "4a", "grid": 0})[0] == "face-down"
+    apply_both(state, lua, {"type": "flip", "hand": 0})
+    assert both(state, lua, 0, {"type": "play", "card": "1a", "grid": 0})[0] == "flipped-card"
+    assert both(state, lua, 0, {"type": "play", "card": "4a", "grid": 1}) == ("", "")
+    unlucky = position(solo=True, grids=[grid(p5="5a"), grid(p5="5b")], hands=[["1a", "3a"], ["9a"]],
+                       down=["", "7a"])
+    apply_both(unlucky, lua, {"type": "flip", "hand": 1})
+    assert unlucky.s["end"]["reason"] == "face-down-unplayable"
+
+
+def test_solo_refill_face_down_only_beside_two_face_up(lua):
+    state = position(solo=True, phase="refill", hands=[["1a", "2a"], ["3a"]], down=["", ""], deck=["4a", "5a", "6a"])
+    apply_both(state, lua, {"type": "draw", "hand": 0})
+    assert state.s["down"][0] == "4a"
+    assert both(state, lua, 0, {"type": "draw", "hand": 0})[0] == "hand-full"
+    apply_both(state, lua, {"type": "draw", "hand": 1})
+    assert state.s["hands"][1] == ["3a", "5a"], "at most one face-up card: it turns up"
+    apply_both(state, lua, {"type": "draw", "hand": 1})
+    assert state.s["down"][1] == "6a" and state.s["phase"] == "turn"
+
+
+def test_solo_easy_swaps_once_and_hard_options_combine(lua):
+    opts = {"solo_easy": True, "solo_left_hand": True, "solo_balance": True}
+    state = position(solo=True, options=opts, hands=[["1a", "2a"], ["3a", "5a"]], down=["4a", "6a"],
+                     set_aside=["9a"])
+    assert both(state, lua, 0, {"type": "play", "card": "5a", "grid": 0})[0] == "left-hand"
+    assert both(state, lua, 0, {"type": "flip", "hand": 1})[0] == "left-hand"
+    apply_both(state, lua, {"type": "swap", "card": "3a"})
+    assert state.s["hands"][1] == ["9a", "5a"] and state.s["set_aside"] == ["3a"]
+    assert state.observation(0)["set_aside"] == ["3a"], "the swapped card lies face up"
+    assert both(state, lua, 0, {"type": "swap", "card": "1a"})[0] == "easy-swap"
+    plain = position(solo=True, hands=[["1a", "2a"], ["3a", "5a"]])
+    assert both(plain, lua, 0, {"type": "swap", "card": "1a"})[0] == "easy-swap"
+
+
+def test_solo_left_hand_places_the_last_card(lua):
+    full = ["1a", "2a", "3a", "4a", "5a", "6a", "7a", "8a", "9a"]
+    other = ["1b", "2b", "3b", "4b", "5b", "6b", "7b", "", "9b"]
+    state = position(solo=True, options={"solo_left_hand": True}, plays=5, grids=[list(full), list(other)],
+                     hands=[[], ["1a"]], down=["", ""], deck=[], set_aside=["8b"])
+    state.s["grids"][0][0] = ""
+    assert both(state, lua, 0, {"type": "play", "card": "1a", "grid": 0})[0] == "left-hand"
+
+
+# -- options and setup ---------------------------------------------------------
+
+@pytest.mark.parametrize("players, options", [(1, {"difficulty": "hard"}), (2, {"solo_easy": True}),
+                                              (3, {})])
+def test_options_of_the_other_mode_are_refused(players, options):
+    with pytest.raises(SetupError):
+        GAME.new_state(seed=0, options=options, num_players=players)
+
+
+def test_a_setup_for_the_other_mode_or_a_short_deck_is_refused():
+    setup = GAME.new_state(seed=0, num_players=1).setup()
+    with pytest.raises(SetupError, match="solo game but there are 2"):
+        GAME.new_state(setup=setup, num_players=2)
+    with pytest.raises(SetupError, match="setup.deck"):
+        GAME.new_state(setup={**setup, "deck": setup["deck"][1:]}, num_players=1)
+
+
+def test_easy_deals_four_cards_each():
+    state = GAME.new_state(seed=0, options={"difficulty": "easy"})
+    assert [len(h) for h in state.s["hands"]] == [4, 4] and len(state.s["deck"]) == 18 - 1 - 8
+
+
+def test_simulate_cli_rejects_options_of_the_other_mode(tmp_path, capsys):
+    code = main(["simulate", "smitten-2", "--games", "1", "--seed", "0", "--out", str(tmp_path),
+                 "--players", "2", "--options", json.dumps({"solo_easy": True})])
+    assert code == 2 and "solo" in capsys.readouterr().err
+
+
+def test_simulate_reports_the_win_rate(tmp_path, capsys):
+    assert main(["simulate", "smitten-2", "--games", "6", "--seed", "0", "--out", str(tmp_path), "--players", "1"]) == 0
+    out = capsys.readouterr().out
+    wins = sum(json.loads(p.read_text())["result"]["outcome"] == "win" for p in tmp_path.glob("*.json"))
+    assert f"(win rate {100 * wins / 6:.1f}%)" in out and "outcomes: " in out
