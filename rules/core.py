@@ -503,6 +503,21 @@ class State:
         return json.dumps(move, sort_keys=True)
 
 
+def seat_label(state: State, seat: Any) -> str:
+    """How a refusal names ``seat``: the game's name for it ("White"), "Seat N" for a seat the game
+    does not name, "seat <value>" for what is no seat at all (the Lua judge words it the same).
+
+    >>> seat_label(State(), 2), seat_label(State(), "x")
+    ('Seat 2', 'seat x')
+    """
+    if type(seat) is not int or seat < 0:
+        return f"seat {seat}"
+    try:
+        return state.seat_name(seat)
+    except (IndexError, KeyError):
+        return f"Seat {seat}"
+
+
 def judge(state: State, player: Any, move: Any) -> Verdict:
     """The verdict on ``player`` making ``move``: the game must be live, the
     player must be the one to decide, and the move must pass the game's check.
@@ -512,10 +527,8 @@ def judge(state: State, player: Any, move: Any) -> Verdict:
         return game.verdict("game-over", "The game is already over; no more moves.")
     deciders = state.deciders()
     if isinstance(player, bool) or player not in deciders:
-        who = " or ".join(state.seat_name(seat) for seat in deciders) or "nobody"
-        other = state.seat_name(player) if type(player) is int and 0 <= player < state.num_players() \
-            else f"seat {player}"
-        return game.verdict("turn-order", f"It is {who}'s decision, not {other}'s.")
+        who = " or ".join(seat_label(state, seat) for seat in deciders) or "nobody"
+        return game.verdict("turn-order", f"It is {who}'s decision, not {seat_label(state, player)}'s.")
     return state.check_for(player, move)
 
 

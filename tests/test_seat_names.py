@@ -28,7 +28,7 @@ def test_turn_order_names_the_seats_by_colour_in_python_and_lua():
         lua = LuaEngine(game_id)
         lstate = lua.new_state(transcript["setup"], transcript["options"])
         assert lua.judge(lstate, 1 - player, move)["message"] == v.message
-        assert judge(state, 7, move).message.endswith("not seat 7's.")
+        assert judge(state, 7, move).message.endswith("not Seat 7's.")
         assert lua.judge(lstate, 7, move)["message"] == judge(state, 7, move).message
 
 
