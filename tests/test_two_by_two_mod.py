@@ -136,6 +136,9 @@ def test_new_game_lays_the_animals_face_down_and_sets_six_aside(save):
         assert world_to_cell(grid, p.x, p.z) == cell
         assert obj.is_face_down
     assert table.fake.ui.getValue("tt-status").startswith("Red (red ark) places their ark")
+    hidden = table.by_id[layout[B.JUNGLE.index("0,0")]]
+    assert table.fake.flip(hidden, "Red") is False and hidden.is_face_down  # only the script turns animals
+    assert "Face-down animals stay" in table.fake.broadcasts[-1].text
 
 
 def test_a_whole_game_by_drops_records_a_transcript_that_validates(save):
@@ -170,7 +173,20 @@ def test_a_whole_game_by_drops_records_a_transcript_that_validates(save):
     assert report.legal and report.finished, report.summary()
     assert report.result == transcript["result"]
     assert table.fake.ui.getValue("tt-status").startswith("Game over")
-    assert refused >= 1
+    assert refused >= 1 and any(m["type"] == "rescue" for m in transcript["moves"])
+    # rescued animals lie face up on their rescuer's ark area, off the island
+    zones = {o["Nickname"]: o for o in save["ObjectStates"] if o["Name"] == "ScriptingTrigger"}
+    final = table.state().s
+    for seat, pairs in enumerate(final["rescued"]):
+        zone = next(z for name, z in zones.items() if name.endswith(f"ark-{final['colors'][seat]}"))
+        t = zone["Transform"]
+        on_board = {tok for tok in final["tokens"] if tok}
+        mine = [o for tid, o in table.by_id.items()
+                if "-" in tid and B.species_of(tid) in B.SPECIES and tid not in on_board
+                and tid not in final["lost"] and tid not in final["setup"]["removed"]
+                and abs(o.getPosition().x - t["posX"]) <= t["scaleX"] / 2
+                and abs(o.getPosition().z - t["posZ"]) <= t["scaleZ"] / 2]
+        assert len(mine) == 2 * len(pairs) and not any(o.is_face_down for o in mine)
 
 
 def test_a_rescue_and_an_ark_move_are_refused_with_the_rule(save):
@@ -188,3 +204,32 @@ def test_a_rescue_and_an_ark_move_are_refused_with_the_rule(save):
     assert len(table.transcript()["moves"]) == 3
     ark = table.by_id["ark-red"].getPosition()
     assert world_to_cell(table.ctx["island"], ark.x, ark.z) == "-3,6"
+
+
+def test_an_animal_dropped_on_the_ark_asks_for_a_rescue_and_a_bad_one_is_refused(save):
+    table = _new_game(save, ("Red", "Green"))
+    table.drop_on("Red", "ark-red", "-3,6")
+    table.drop_on("Green", "ark-green", "3,3")
+    table.drop_on("Red", table.free_water(), "1,4")
+    state = table.state()
+    s = state.s
+    here = B.CELL_INDEX[s["arks"][0]]
+    # a face-up animal away from the ark whose face-up partners (if any) are away from it too: refused
+    for i, token in enumerate(s["tokens"]):
+        if not (token and s["face_up"][i]) or here in B.NEIGHBOURS[i]:
+            continue
+        partners = [j for j, t in enumerate(s["tokens"]) if t and j != i and s["face_up"][j]
+                    and B.species_of(t) == B.species_of(token)]
+        if any(here in B.NEIGHBOURS[j] for j in partners):
+            continue
+        expected = "rescue-pair" if not partners else (
+            "no-fishbones" if B.species_of(token) == "fishbones" else "rescue-adjacent")
+        before = table.by_id[token].getPosition()
+        table.drop_on("Red", token, s["arks"][0])
+        assert f"[{expected}]" in table.fake.broadcasts[-1].text
+        assert len(table.transcript()["moves"]) == 3
+        after = table.by_id[token].getPosition()
+        assert (after.x, after.z) == pytest.approx((before.x, before.z))  # back on its space
+        break
+    else:
+        pytest.fail("no face-up animal away from the ark")
