@@ -198,6 +198,7 @@ def test_a_rescue_and_an_ark_move_are_refused_with_the_rule(save):
     table.drop_on("Green", "ark-green", "-4,6")
     assert "[ark-space]" in table.fake.broadcasts[-1].text
     table.drop_on("Green", "ark-green", "3,3")
+    assert any(m.text.startswith("Revealed: ") and m.text.count(" on ") == 13 for m in table.fake.messages)
     table.drop_on("Red", table.free_water(), "-4,5")
     table.drop_on("Red", "ark-red", "0,0")
     assert "[move-adjacent]" in table.fake.broadcasts[-1].text
