@@ -12,6 +12,7 @@ _GAMES: dict[str, str] = {
     "two-and-two": "rules.two_and_two:GAME",
     "twin-tower-city": "rules.twin_tower_city:GAME",
     "obren-buttons": "rules.obren_buttons:GAME",
+    "two-by-two": "rules.two_by_two:GAME",
     "smitten-2": "rules.smitten_2:GAME",
 }
 

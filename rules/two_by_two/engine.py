@@ -1,0 +1,450 @@
+"""Two by Two (Rob Bartel): the reference rules engine, 2 to 4 players.
+
+The Lua mirror, ``lua_templates/games/two-by-two/rules.lua.j2``, follows
+:meth:`TwoByTwoState.check` check for check, so keep their order in step.
+
+Moves (plain JSON, the transcript vocabulary; spaces are axial ``"q,r"``)::
+
+    {"type": "place-ark", "cell": "-3,6"}         # setup, in turn order, on a free ark space
+    {"type": "water", "cell": "0,5"}               # step 1, mandatory: land already next to water
+    {"type": "move", "to": "1,5"}                  # step 2 action: the ark to an adjoining free water space
+    {"type": "rescue", "cells": ["0,4", "2,3"]}    # step 2 action: a face-up pair, the ark next to one
+    {"type": "pass"}                               # forgo the rest of this turn's ark actions (A-7)
+
+State data, per cell in grid order: ``tokens`` (the token on it or ``""``, face down
+ones too: the state is the table's truth), ``face_up``, ``flooded`` (land under a
+water token); per seat: ``arks`` (a cell, ``""`` before it is placed), ``track``
+(the scoring track: the starting 1..n plus water points), ``rescued`` (one species
+per pair, in rescue order); ``revealed`` lists every reveal ``[cell, token]`` as it
+happened, ``lost`` the tokens drowned; ``phase`` is ``arks``, ``water`` or
+``actions``; ``end`` appears when the game is over. The setup holds the face-down
+layout (a token per jungle space in grid order) and the six removed unseen: what
+the Global script shuffled, never shown to a player (:meth:`observation` hides it).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Mapping
+
+from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.two_by_two import board as B
+
+DATA = B.DATA
+MOVE_TYPES = ("place-ark", "water", "move", "rescue", "pass")
+#: the fields each move type has (moves.schema.json's); any other field is refused as move-format
+MOVE_FIELDS = {"place-ark": ("type", "cell"), "water": ("type", "cell"), "move": ("type", "to"),
+               "rescue": ("type", "cells"), "pass": ("type",)}
+#: what a face-down token shows in an observation
+HIDDEN = "?"
+
+
+class TwoByTwoGame(Game):
+    id = "two-by-two"
+    name = DATA["name"]
+    min_players = 2
+    max_players = 4
+    hidden_information = True   # face-down tokens and the six removed are unknown to every seat
+    chance = True               # the tokens are shuffled
+    score_unit = "point"
+    data: ClassVar[Mapping[str, Any]] = DATA
+    options = {k: v["default"] for k, v in DATA["options"].items()}
+    option_choices = {k: tuple(v["choices"]) for k, v in DATA["options"].items()}
+    rules = {k: RuleRef(k, v["section"], v["summary"]) for k, v in DATA["rules"].items()}
+    # arks, then at most 36 turns of a water placement and two actions or a pass
+    max_game_length = 4 + B.WATER_TOKENS * (1 + B.ARK_ACTIONS)
+
+    def new_state(self, seed: int | None = 0, options: Mapping[str, Any] | None = None,
+                  setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "TwoByTwoState":
+        opts = self.resolve_options(options)
+        if num_players is not None and num_players not in self.seat_counts():
+            raise SetupError(f"{self.id} is for 2 to 4 players, not {num_players}")
+        if setup is not None:
+            checked = _checked_setup(setup)
+            if num_players is not None and checked["players"] != num_players:
+                raise SetupError(f"setup.players is {checked['players']} but there are {num_players} players")
+            return TwoByTwoState.start(opts, checked)
+        rng = random.Random(seed)
+        tokens = list(B.TOKENS)
+        rng.shuffle(tokens)
+        return TwoByTwoState.start(opts, {"players": num_players or 2, "layout": tokens[:len(B.JUNGLE)],
+                                          "removed": sorted(tokens[len(B.JUNGLE):])})
+
+    def state_from_json(self, data: Mapping[str, Any]) -> "TwoByTwoState":
+        return TwoByTwoState(dict(data))
+
+    def lua_context(self) -> JSONDict:
+        return {"board": B.lua_board(), "jungle": [B.CELL_INDEX[c] + 1 for c in B.JUNGLE],
+                "ark_spaces": list(B.ARK_SPACES), "seat_arks": {k: v for k, v in DATA["seat_arks"].items()
+                                                                if k.isdigit()},
+                "x2": {k: list(v) for k, v in B.X2.items()}, "rescuable": sorted(B.RESCUABLE),
+                "species": list(B.SPECIES), "tokens": list(B.TOKENS), "water_tokens": B.WATER_TOKENS,
+                "ark_actions": B.ARK_ACTIONS, "move_types": list(MOVE_TYPES),
+                "move_fields": {t: list(f) for t, f in MOVE_FIELDS.items()},
+                "basic_points": DATA["basic_points"], "advanced_points": DATA["advanced_points"],
+                "x2_factor": DATA["x2_factor"], "track_length": DATA["track_length"],
+                "player_counts": list(self.seat_counts()), "data": dict(DATA)}
+
+    def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
+        from rules.two_by_two.heuristic import choose
+        return choose(obs, moves, rng)
+
+    def board_mutants(self, move: Move, state: State, rng: random.Random) -> list[Any]:
+        """Board-shaped wrong moves for check-lua and the invariant suite."""
+        from rules.two_by_two.mutants import board_mutants
+        assert isinstance(state, TwoByTwoState)
+        return board_mutants(move, state, rng)
+
+
+def _checked_setup(setup: Mapping[str, Any]) -> JSONDict:
+    players = setup.get("players")
+    if type(players) is not int or players not in (2, 3, 4):
+        raise SetupError(f"setup.players must be 2, 3 or 4, not {players!r}")
+    layout, removed = setup.get("layout"), setup.get("removed")
+    for name, value, n in (("layout", layout, len(B.JUNGLE)), ("removed", removed, B.REMOVED)):
+        if not isinstance(value, list) or len(value) != n or not all(isinstance(t, str) for t in value):
+            raise SetupError(f"setup.{name} must be a list of {n} token names")
+    assert isinstance(layout, list) and isinstance(removed, list)
+    unknown = [t for t in layout + removed if t not in B.TOKENS]
+    if unknown:
+        raise SetupError(f"setup names unknown token {unknown[0]!r}")
+    if sorted(layout + removed) != sorted(B.TOKENS):
+        raise SetupError(f"setup.layout and setup.removed must hold each of the {len(B.TOKENS)} tokens once")
+    return {"players": players, "layout": list(layout), "removed": list(removed)}
+
+
+GAME = TwoByTwoGame()
+
+
+def _v(rule: str, message: str) -> Verdict:
+    return GAME.verdict(rule, message)
+
+
+class TwoByTwoState(State):
+    """One position; ``self.s`` is the JSON data itself."""
+
+    game = GAME
+
+    def __init__(self, data: JSONDict):
+        self.s = data
+
+    @classmethod
+    def start(cls, options: JSONDict, setup: JSONDict) -> "TwoByTwoState":
+        n = setup["players"]
+        tokens = [""] * len(B.CELLS)
+        for cell, token in zip(B.JUNGLE, setup["layout"]):
+            tokens[B.CELL_INDEX[cell]] = token
+        return cls({
+            "options": dict(options), "setup": dict(setup), "players": n, "colors": B.seat_colors(n),
+            "tokens": tokens, "face_up": [False] * len(B.CELLS), "flooded": [False] * len(B.CELLS),
+            "arks": [""] * n, "track": [seat + 1 for seat in range(n)], "rescued": [[] for _ in range(n)],
+            "water_left": B.WATER_TOKENS, "phase": "arks", "turn": 0, "actions": 0,
+            "revealed": [], "lost": [],
+        })
+
+    # -- accessors ------------------------------------------------------
+    def is_water(self, i: int) -> bool:
+        return not B.LAND[i] or bool(self.s["flooded"][i])
+
+    def touches_water(self, i: int) -> bool:
+        return any(self.is_water(n) for n in B.NEIGHBOURS[i])
+
+    def current_player(self) -> int | None:
+        return None if "end" in self.s else int(self.s["turn"])
+
+    def is_terminal(self) -> bool:
+        return "end" in self.s
+
+    def num_players(self) -> int:
+        return int(self.s["players"])
+
+    def setup(self) -> JSONDict:
+        return dict(self.s["setup"])
+
+    def options(self) -> JSONDict:
+        return dict(self.s["options"])
+
+    def to_json(self) -> JSONDict:
+        return self.s
+
+    def observation(self, player: int) -> JSONDict:
+        """What ``player`` sees: every face-down token as ``"?"``, no setup (the layout and the six
+        removed); ``viewer`` names the seat looking (no seat knows more than another)."""
+        obs = {k: v for k, v in self.s.items() if k != "setup"}
+        obs["tokens"] = [t if (up or not t) else HIDDEN for t, up in zip(self.s["tokens"], self.s["face_up"])]
+        obs["viewer"] = player
+        return obs
+
+    def pair_left(self) -> bool:
+        """Is a rescuable pair still face up on the island?"""
+        seen: set[str] = set()
+        for t, up in zip(self.s["tokens"], self.s["face_up"]):
+            if t and up:
+                sp = B.species_of(t)
+                if sp in seen and sp in B.RESCUABLE:
+                    return True
+                seen.add(sp)
+        return False
+
+    def face_down_left(self) -> bool:
+        return any(t and not up for t, up in zip(self.s["tokens"], self.s["face_up"]))
+
+    # -- moves ------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        if self.is_terminal():
+            return []
+        s = self.s
+        phase = s["phase"]
+        if phase == "arks":
+            taken = set(s["arks"])
+            return [{"type": "place-ark", "cell": c} for c in B.ARK_SPACES if c not in taken]
+        if phase == "water":
+            return [{"type": "water", "cell": c} for i, c in enumerate(B.CELLS)
+                    if not self.is_water(i) and self.touches_water(i)]
+        seat = int(s["turn"])
+        here = B.CELL_INDEX[s["arks"][seat]]
+        taken = {B.CELL_INDEX[a] for a in s["arks"]}
+        out: list[Move] = [{"type": "move", "to": B.CELLS[n]} for n in B.NEIGHBOURS[here]
+                           if self.is_water(n) and n not in taken]
+        up = [i for i, t in enumerate(s["tokens"]) if t and s["face_up"][i]
+              and B.species_of(t) in B.RESCUABLE]
+        for x, i in enumerate(up):
+            for j in up[x + 1:]:
+                if (B.species_of(s["tokens"][i]) == B.species_of(s["tokens"][j])
+                        and (here in B.NEIGHBOURS[i] or here in B.NEIGHBOURS[j])):
+                    # either order names the same pair
+                    out.append({"type": "rescue", "cells": [B.CELLS[i], B.CELLS[j]]})
+                    out.append({"type": "rescue", "cells": [B.CELLS[j], B.CELLS[i]]})
+        out.append({"type": "pass"})
+        return out
+
+    def check(self, move: Any) -> Verdict:
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            return _v("move-format", "A move is an object with a string field 'type'.")
+        if self.is_terminal():
+            return _v("game-over", "The game is over; no more moves.")
+        t = move["type"]
+        if t not in MOVE_TYPES:
+            return _v("move-format", f"Unknown move type '{t}'.")
+        for key in sorted(move):
+            if key not in MOVE_FIELDS[t]:
+                return _v("move-format", f"A '{t}' move has no field '{key}'.")
+        for key in MOVE_FIELDS[t][1:]:
+            if key not in move:
+                return _v("move-format", f"A '{t}' move needs a '{key}'.")
+        if t == "rescue":
+            cells = move["cells"]
+            if not isinstance(cells, list) or len(cells) != 2 or not all(isinstance(c, str) for c in cells):
+                return _v("move-format", "Field 'cells' must be a list of two spaces.")
+            named = list(cells)
+        elif t == "pass":
+            named = []
+        else:
+            value = move[MOVE_FIELDS[t][1]]
+            if not isinstance(value, str):
+                return _v("move-format", f"Field '{MOVE_FIELDS[t][1]}' must be a string.")
+            named = [value]
+        for c in named:
+            if c not in B.CELL_INDEX:
+                return _v("unknown-cell", f"There is no space '{c}' on the board (spaces are q,r).")
+        phase = self.s["phase"]
+        if phase == "arks":
+            if t != "place-ark":
+                return _v("setup-order", "First every player places their ark on an ark space, in turn order.")
+            return self._check_place_ark(named[0])
+        if t == "place-ark":
+            return _v("setup-order", "The arks are already on the board.")
+        if phase == "water":
+            if t != "water":
+                return _v("water-first", "Your turn starts with placing a water token.")
+            return self._check_water(named[0])
+        if t == "water":
+            return _v("one-water", "You have placed this turn's water token; now move, rescue or pass.")
+        if t == "move":
+            return self._check_move(named[0])
+        if t == "rescue":
+            return self._check_rescue(named[0], named[1])
+        return Verdict.legal()
+
+    def _check_place_ark(self, cell: str) -> Verdict:
+        if cell not in B.ARK_SPACES:
+            return _v("ark-space", f"{cell} is not one of the six ark spaces around the island.")
+        if cell in self.s["arks"]:
+            return _v("ark-space", f"Another ark already stands on {cell}.")
+        return Verdict.legal()
+
+    def _check_water(self, cell: str) -> Verdict:
+        i = B.CELL_INDEX[cell]
+        if self.is_water(i):
+            return _v("water-on-land", f"{cell} is already water; the water token goes on a land space.")
+        if not self.touches_water(i):
+            return _v("water-adjacent", f"{cell} does not touch water yet.")
+        return Verdict.legal()
+
+    def _check_move(self, cell: str) -> Verdict:
+        s = self.s
+        i = B.CELL_INDEX[cell]
+        here = B.CELL_INDEX[s["arks"][int(s["turn"])]]
+        if i not in B.NEIGHBOURS[here]:
+            return _v("move-adjacent", f"{cell} does not adjoin your ark's space {B.CELLS[here]}.")
+        if not self.is_water(i):
+            return _v("move-onto-water", f"{cell} is land; an ark moves only on water.")
+        if cell in s["arks"]:
+            return _v("move-free", f"Another ark is on {cell}.")
+        return Verdict.legal()
+
+    def _check_rescue(self, a: str, b: str) -> Verdict:
+        s = self.s
+        i, j = B.CELL_INDEX[a], B.CELL_INDEX[b]
+        if i == j:
+            return _v("rescue-pair", "A pair is two animals on two different spaces.")
+        for c, k in ((a, i), (b, j)):
+            if not s["tokens"][k] or not s["face_up"][k]:
+                return _v("rescue-face-up", f"There is no face-up animal on {c}.")
+        x, y = B.species_of(s["tokens"][i]), B.species_of(s["tokens"][j])
+        if x != y:
+            return _v("rescue-pair", f"{x} on {a} and {y} on {b} are not a pair.")
+        if x not in B.RESCUABLE:
+            return _v("no-fishbones", f"{x} cannot be rescued.")
+        here = B.CELL_INDEX[s["arks"][int(s["turn"])]]
+        if here not in B.NEIGHBOURS[i] and here not in B.NEIGHBOURS[j]:
+            return _v("rescue-adjacent", f"Your ark on {B.CELLS[here]} is next to neither {a} nor {b}.")
+        return Verdict.legal()
+
+    def apply(self, move: Any) -> None:
+        verdict = self.check(move)
+        if not verdict.ok:
+            raise IllegalMove(verdict, move)
+        s = self.s
+        seat = int(s["turn"])
+        t = move["type"]
+        if t == "place-ark":
+            s["arks"][seat] = move["cell"]
+            s["turn"] = seat + 1
+            if s["turn"] == s["players"]:
+                s["turn"] = 0
+                s["phase"] = "water"
+                for i in range(len(B.CELLS)):  # the first reveal: every token touching water
+                    if s["tokens"][i] and self.touches_water(i):
+                        self._reveal(i)
+            return
+        if t == "water":
+            i = B.CELL_INDEX[move["cell"]]
+            if s["tokens"][i]:
+                s["lost"].append(s["tokens"][i])
+                s["tokens"][i] = ""
+                s["face_up"][i] = False
+            s["flooded"][i] = True
+            s["water_left"] -= 1
+            s["track"][seat] += sum(1 for n in B.NEIGHBOURS[i] if self.is_water(n))
+            for n in B.NEIGHBOURS[i]:
+                if s["tokens"][n] and not s["face_up"][n]:
+                    self._reveal(n)
+            s["phase"] = "actions"
+            s["actions"] = 0
+            return
+        if t == "move":
+            s["arks"][seat] = move["to"]
+        elif t == "rescue":
+            i, j = (B.CELL_INDEX[c] for c in move["cells"])
+            s["rescued"][seat].append(B.species_of(s["tokens"][i]))
+            for k in (i, j):
+                s["tokens"][k] = ""
+                s["face_up"][k] = False
+        s["actions"] += 1
+        if t == "pass" or s["actions"] >= B.ARK_ACTIONS:
+            self._end_turn()
+
+    def _reveal(self, i: int) -> None:
+        self.s["face_up"][i] = True
+        self.s["revealed"].append([B.CELLS[i], self.s["tokens"][i]])
+
+    def _end_turn(self) -> None:
+        s = self.s
+        if s["water_left"] == 0:
+            s["end"] = {"reason": "no-water"}
+        elif not self.face_down_left() and not self.pair_left():
+            s["end"] = {"reason": "no-pairs"}
+        else:
+            s["turn"] = (int(s["turn"]) + 1) % int(s["players"])
+            s["phase"] = "water"
+        s["actions"] = 0
+
+    # -- end ------------------------------------------------------------
+    def ark_points(self) -> list[int]:
+        """Each seat's points for its rescued pairs under the game's scoring option."""
+        return ark_points(self.s["rescued"], self.s["colors"], self.s["options"]["scoring"])
+
+    def result(self) -> Result | None:
+        end = self.s.get("end")
+        if end is None:
+            return None
+        n = self.num_players()
+        track = list(self.s["track"])
+        arks = self.ark_points()
+        scores = [track[p] + arks[p] for p in range(n)]
+        animals = [2 * len(r) for r in self.s["rescued"]]
+        species = [len(set(r)) for r in self.s["rescued"]]
+        ranked = [(scores[p], animals[p], species[p]) for p in range(n)]
+        best = max(ranked)
+        winners = [p for p in range(n) if ranked[p] == best]
+        level = [p for p in range(n) if scores[p] == best[0]]
+        if len(level) == 1:
+            reason = "most-points"
+        elif len([p for p in level if animals[p] == best[1]]) == 1:
+            reason = "most-animals"
+        elif len(winners) == 1:
+            reason = "most-species"
+        else:
+            reason = "shared"
+        detail = {"end": end["reason"], "scoring": self.s["options"]["scoring"], "track": track,
+                  "ark_points": arks, "animals": animals, "species": species,
+                  "laps": [sc // int(DATA["track_length"]) for sc in scores]}
+        if len(winners) == n:  # every seat level after both tie-breaks: nobody wins
+            return Result.draw(scores, "draw", detail, unit=self.game.score_unit)
+        return Result.win(winners, scores, reason, detail, unit=self.game.score_unit)
+
+    def describe_move(self, move: Move) -> str:
+        t = move.get("type")
+        if t == "place-ark":
+            return f"place the ark on {move['cell']}"
+        if t == "water":
+            return f"water on {move['cell']}"
+        if t == "move":
+            return f"ark to {move['to']}"
+        if t == "rescue":
+            cells = move["cells"]
+            return f"rescue the pair on {cells[0]} and {cells[1]}"
+        return "pass"
+
+
+def ark_points(rescued: list[list[str]], colors: list[str], scoring: str) -> list[int]:
+    """Points for the rescued pairs (one species name per pair), per seat.
+
+    >>> ark_points([["doves"], ["monkeys", "monkeys"], ["frogs"]], ["blue", "green", "yellow"], "advanced")
+    [6, 6, 6]
+    >>> ark_points([["doves", "unicorns"], ["doves"]], ["red", "green"], "basic")
+    [10, 2]
+    """
+    pairs: dict[str, int] = {}
+    for seat_pairs in rescued:
+        for sp in seat_pairs:
+            pairs[sp] = pairs.get(sp, 0) + 1
+    factor = int(DATA["x2_factor"])
+    out = []
+    for seat, seat_pairs in enumerate(rescued):
+        starred = B.X2[colors[seat]]
+        total = 0
+        for sp in seat_pairs:
+            if scoring == "advanced":
+                points = int(DATA["advanced_points"]["per_species"]) // pairs[sp]
+            else:
+                basic = DATA["basic_points"]
+                points = 2 * int(basic["unicorns_per_animal"] if sp == "unicorns" else basic["per_animal"])
+            total += points * (factor if sp in starred else 1)
+        if scoring == "basic":
+            mine = set(seat_pairs)
+            total += int(DATA["basic_points"]["species_bonus"]) * sum(
+                1 for sp in mine if sum(1 for other in rescued if sp in other) == 1)
+        out.append(total)
+    return out

@@ -1,0 +1,330 @@
+"""Two by Two: the board data and its checks, every rule refusing a bad move, reveals and
+hidden tokens, both end conditions, basic and advanced scoring, the tie-breaks, and the Lua
+mirror giving the same verdicts, messages and results."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+import rules
+from rules.core import IllegalMove, canonical_json, judge
+from rules.two_by_two import GAME, TwoByTwoState, ark_points
+from rules.two_by_two import board as B
+from rules.two_by_two.board import BoardDataError, check_data
+from tts_builder.agreement import LuaEngine, check_lua
+
+#: seat 0's ark space: its two jungle neighbours are revealed at setup.
+ARK0, ARK1 = "-3,6", "3,3"
+NEXT_TO_ARK0 = ("-3,5", "-2,5")
+
+
+def layout(placed: dict[str, str], players: int = 2) -> dict[str, Any]:
+    """A setup with ``placed`` tokens on those jungle cells, the other tokens in list order,
+    and the last six left over removed."""
+    rest = [t for t in B.TOKENS if t not in placed.values()]
+    cells = []
+    for cell in B.JUNGLE:
+        cells.append(placed[cell] if cell in placed else rest.pop(0))
+    return {"players": players, "layout": cells, "removed": rest}
+
+
+def started(placed: dict[str, str], players: int = 2, scoring: str = "basic",
+            arks: tuple[str, ...] = (ARK0, ARK1, "6,-3", "3,-6")) -> TwoByTwoState:
+    state = GAME.new_state(setup=layout(placed, players), options={"scoring": scoring}, num_players=players)
+    assert isinstance(state, TwoByTwoState)
+    for seat in range(players):
+        state.apply({"type": "place-ark", "cell": arks[seat]})
+    return state
+
+
+def refused(state: TwoByTwoState, move: Any, rule: str) -> str:
+    verdict = state.check(move)
+    assert not verdict.ok and verdict.rule == rule, verdict
+    before = canonical_json(state.to_json())
+    with pytest.raises(IllegalMove):
+        state.apply(move)
+    assert canonical_json(state.to_json()) == before
+    return verdict.message
+
+
+# -- data -------------------------------------------------------------------------------------
+
+def test_the_default_map_meets_every_constraint():
+    assert len(B.JUNGLE) == 74 and len(B.ARK_SPACES) == 6 and len(B.TOKENS) == 80
+    assert sum(B.LAND) == 91 >= B.WATER_TOKENS == 36
+    assert all(c.id == f"{c.coords[0]},{c.coords[1]}" for c in B.GRID)
+    counts = {s["id"]: s["count"] for s in B.DATA["species"]}
+    assert counts["unicorns"] == 2 and counts["fishbones"] == 6 and sum(counts.values()) == 80
+    assert [s for s in counts if counts[s] == 6 and s != "fishbones"][:3] == ["doves", "monkeys", "frogs"]
+    assert sorted(sp for a in B.DATA["printed_arks"] for sp in a["x2"]) == sorted(
+        s for s in counts if counts[s] == 6 and s != "fishbones")
+    assumed = [s["id"] for s in B.DATA["species"] if s["provenance"] == "assumed"]
+    assert len(assumed) == 9 and B.DATA["board"]["provenance"] == "assumed"
+
+
+def _broken(change) -> str:
+    data = copy.deepcopy(B.DATA)
+    change(data)
+    with pytest.raises(BoardDataError) as exc:
+        check_data(data)
+    return str(exc.value)
+
+
+def _first(data, kind):
+    return next(c for c in data["board"]["cells"] if c["kind"] == kind)
+
+
+def test_a_map_breaking_a_constraint_is_refused_naming_it():
+    assert "73 jungle spaces" in _broken(lambda d: _first(d, "jungle").update(kind="beach"))
+    assert "5 ark spaces" in _broken(lambda d: _first(d, "ark-space").update(kind="sea"))
+    assert "edge of the board" in _broken(lambda d: _first(d, "sea").update(kind="beach"))
+    assert "kind 'lava'" in _broken(lambda d: _first(d, "beach").update(kind="lava"))
+    assert "starred on exactly one ark" in _broken(lambda d: d["printed_arks"][0]["x2"].__setitem__(0, "monkeys"))
+    assert "seat_arks.2" in _broken(lambda d: d["seat_arks"].__setitem__("2", ["red", "red"]))
+    assert "only 91 land spaces" in _broken(lambda d: d.__setitem__("water_tokens", 92))
+
+    def no_coast(d):  # every ring-5 jungle space made beach, and 13 beaches inland made jungle: no reveal
+        for c in d["board"]["cells"]:
+            if max(abs(c["q"]), abs(c["r"]), abs(c["q"] + c["r"])) == 5:
+                c["kind"] = "beach"
+        d["species"][-1]["count"] = 6 - 13
+    assert "no jungle space touches water" in _broken(no_coast)
+
+
+# -- setup -------------------------------------------------------------------------------------
+
+def test_setup_places_arks_in_turn_order_then_reveals_the_coast():
+    state = GAME.new_state(seed=3, num_players=3)
+    s = state.s
+    assert s["colors"] == ["red", "blue", "green"] and s["track"] == [1, 2, 3]
+    assert s["phase"] == "arks" and not any(s["face_up"])
+    assert refused(state, {"type": "water", "cell": "-3,5"}, "setup-order")
+    assert "not one of the six ark spaces" in refused(state, {"type": "place-ark", "cell": "-4,6"}, "ark-space")
+    state.apply({"type": "place-ark", "cell": ARK0})
+    assert state.current_player() == 1
+    assert "already stands" in refused(state, {"type": "place-ark", "cell": ARK0}, "ark-space")
+    state.apply({"type": "place-ark", "cell": ARK1})
+    state.apply({"type": "place-ark", "cell": "6,-3"})
+    coast = [c for c in B.JUNGLE if any(not B.LAND[n] for n in B.NEIGHBOURS[B.CELL_INDEX[c]])]
+    assert len(coast) == 13 and [r[0] for r in s["revealed"]] == coast
+    assert sum(s["face_up"]) == 13 and s["phase"] == "water" and state.current_player() == 0
+    assert refused(state, {"type": "place-ark", "cell": "3,-6"}, "setup-order")
+
+
+def test_setup_removes_six_unseen_and_replays_from_the_recorded_layout():
+    state = GAME.new_state(seed=5, num_players=4)
+    setup = state.setup()
+    assert len(setup["layout"]) == 74 and len(setup["removed"]) == 6
+    assert sorted(setup["layout"] + setup["removed"]) == sorted(B.TOKENS)
+    assert GAME.new_state(setup=setup, num_players=4).digest() == state.digest()
+    with pytest.raises(rules.SetupError, match="setup.players is 4 but there are 2"):
+        GAME.new_state(setup=setup, num_players=2)
+    bad = dict(setup, removed=setup["removed"][:5] + [setup["layout"][0]])
+    with pytest.raises(rules.SetupError, match="each of the 80 tokens once"):
+        GAME.new_state(setup=bad)
+
+
+def test_observation_hides_every_face_down_token_and_the_setup():
+    state = started({"0,0": "unicorns-1", NEXT_TO_ARK0[0]: "doves-1"})
+    obs = state.observation(1)
+    assert "setup" not in obs and obs["viewer"] == 1
+    centre = B.CELL_INDEX["0,0"]
+    assert obs["tokens"][centre] == "?" and state.s["tokens"][centre] == "unicorns-1"
+    assert obs["tokens"][B.CELL_INDEX[NEXT_TO_ARK0[0]]] == "doves-1"
+    assert "unicorns-1" not in canonical_json(obs)
+
+
+# -- step 1: the water ---------------------------------------------------------------------
+
+def test_water_goes_on_land_next_to_water_scores_drowns_and_reveals():
+    state = started({"-3,5": "doves-1", "-3,4": "lions-1"})
+    assert refused(state, {"type": "move", "to": "-4,6"}, "water-first")
+    assert refused(state, {"type": "pass"}, "water-first")
+    assert "already water" in refused(state, {"type": "water", "cell": "-4,6"}, "water-on-land")
+    assert "does not touch water" in refused(state, {"type": "water", "cell": "0,0"}, "water-adjacent")
+    state.apply({"type": "water", "cell": "-3,5"})
+    s = state.s
+    assert s["track"][0] == 1 + 2  # -4,6 (sea) and -3,6 (an ark space) border it
+    assert s["lost"] == ["doves-1"] and s["tokens"][B.CELL_INDEX["-3,5"]] == ""
+    assert s["face_up"][B.CELL_INDEX["-3,4"]] and s["revealed"][-1][1] in {
+        s["tokens"][B.CELL_INDEX[c]] for c in ("-3,4", "-2,4")}
+    assert ["-3,4", "lions-1"] in s["revealed"]
+    assert s["water_left"] == 35 and s["phase"] == "actions"
+    assert refused(state, {"type": "water", "cell": "-2,5"}, "one-water")
+    # the flooded space is water now: the next water may go beside it and scores it
+    state.apply({"type": "pass"})
+    state.apply({"type": "water", "cell": "-3,4"})
+    assert s["track"][1] == 2 + 1
+
+
+# -- step 2: the ark --------------------------------------------------------------------------
+
+def test_ark_moves_to_an_adjoining_free_water_space():
+    state = started({})
+    state.apply({"type": "water", "cell": "1,4"})
+    assert "does not adjoin" in refused(state, {"type": "move", "to": "-5,6"}, "move-adjacent")
+    assert "is land" in refused(state, {"type": "move", "to": "-3,5"}, "move-onto-water")
+    state.s["arks"][1] = "-2,6"  # the other ark beside ours
+    assert refused(state, {"type": "move", "to": "-2,6"}, "move-free")
+    assert refused(state, {"type": "move", "to": "9,9"}, "unknown-cell")
+    state.apply({"type": "move", "to": "-4,6"})
+    state.apply({"type": "move", "to": "-5,6"})
+    assert state.s["arks"][0] == "-5,6" and state.current_player() == 1 and state.s["phase"] == "water"
+
+
+def test_rescue_needs_a_face_up_pair_of_one_species_and_the_ark_beside_one():
+    state = started({"-3,5": "doves-1", "3,2": "doves-2", "-2,5": "monkeys-1", "1,4": "monkeys-2",
+                     "5,-1": "fishbones-1", "5,-3": "fishbones-2", "0,0": "frogs-1", "0,1": "frogs-2",
+                     "-4,5": "lions-1", "4,-5": "lions-2"})
+    state.apply({"type": "water", "cell": "2,-5"})
+    assert "no face-up animal on 0,0" in refused(state, {"type": "rescue", "cells": ["0,0", "0,1"]},
+                                                  "rescue-face-up")
+    assert "not a pair" in refused(state, {"type": "rescue", "cells": ["-3,5", "-2,5"]}, "rescue-pair")
+    assert refused(state, {"type": "rescue", "cells": ["-3,5", "-3,5"]}, "rescue-pair")
+    assert "fishbones cannot be rescued" in refused(state, {"type": "rescue", "cells": ["5,-1", "5,-3"]},
+                                                    "no-fishbones")
+    assert "next to neither" in refused(state, {"type": "rescue", "cells": ["-4,5", "4,-5"]}, "rescue-adjacent")
+    assert refused(state, {"type": "rescue", "cells": ["-3,5"]}, "move-format")
+    # beside only one of the pair is enough, in either order
+    assert state.check({"type": "rescue", "cells": ["1,4", "-2,5"]}).ok
+    state.apply({"type": "rescue", "cells": ["3,2", "-3,5"]})
+    assert state.s["rescued"][0] == ["doves"] and state.s["tokens"][B.CELL_INDEX["-3,5"]] == ""
+    state.apply({"type": "rescue", "cells": ["-2,5", "1,4"]})
+    assert state.s["rescued"][0] == ["doves", "monkeys"] and state.current_player() == 1
+
+
+def test_an_enumerated_move_list_matches_the_checks():
+    state = started({"-3,5": "doves-1", "-2,5": "doves-2"})
+    state.apply({"type": "water", "cell": "1,4"})
+    moves = state.legal_moves()
+    assert {"type": "rescue", "cells": ["-3,5", "-2,5"]} in moves and {"type": "pass"} in moves
+    assert {m["to"] for m in moves if m["type"] == "move"} == {"-4,6", "-2,6"}
+    assert judge(state, 1, {"type": "pass"}).rule == "turn-order"
+
+
+# -- the end --------------------------------------------------------------------------------
+
+def test_the_last_water_ends_the_game_at_the_end_of_that_turn():
+    state = started({"-3,5": "doves-1", "-2,5": "doves-2"})
+    state.s["water_left"] = 1
+    state.apply({"type": "water", "cell": "1,4"})
+    assert not state.is_terminal() and state.s["water_left"] == 0
+    state.apply({"type": "rescue", "cells": ["-3,5", "-2,5"]})  # the turn goes on after the last water
+    state.apply({"type": "pass"})
+    assert state.is_terminal() and state.result().detail["end"] == "no-water"
+    assert refused(state, {"type": "pass"}, "game-over")
+
+
+def test_all_revealed_and_no_pair_left_ends_the_game():
+    state = started({"-3,5": "doves-1", "-2,5": "doves-2"})
+    s = state.s
+    for i in range(len(B.CELLS)):  # everything revealed; only the doves and one frog left on the island
+        s["face_up"][i] = bool(s["tokens"][i])
+        if s["tokens"][i] and s["tokens"][i] not in ("doves-1", "doves-2", "frogs-1"):
+            s["tokens"][i] = ""
+            s["face_up"][i] = False
+    state.apply({"type": "water", "cell": "1,4"})
+    state.apply({"type": "pass"})
+    assert not state.is_terminal()  # the doves are still a pair
+    state.apply({"type": "water", "cell": "3,2"})
+    state.apply({"type": "move", "to": "2,4"})
+    state.apply({"type": "move", "to": "1,5"})
+    assert not state.is_terminal()
+    state.apply({"type": "water", "cell": "-4,5"})
+    state.apply({"type": "rescue", "cells": ["-3,5", "-2,5"]})
+    assert not state.is_terminal()  # the end comes at the end of the turn
+    state.apply({"type": "pass"})
+    assert state.is_terminal() and state.result().detail["end"] == "no-pairs"
+
+
+# -- scoring -----------------------------------------------------------------------------------
+
+def test_advanced_scoring_splits_six_points_among_a_species_pairs():
+    # the rulebook's examples: one pair of doves 6, two of monkeys 3 + 3, three of frogs 2 + 2 + 2
+    # (blue stars monkeys, so seat 0 plays yellow here: no star among them)
+    rescued = [["doves", "monkeys", "monkeys", "frogs", "frogs", "frogs"], []]
+    assert ark_points(rescued, ["yellow", "red"], "advanced") == [6 + 3 + 3 + 2 + 2 + 2, 0]
+    assert ark_points([["frogs"], ["frogs", "frogs"]], ["yellow", "red"], "advanced") == [2, 4]
+    assert ark_points([["unicorns"], []], ["yellow", "red"], "advanced") == [6, 0]
+    # x2: green stars frogs
+    assert ark_points([["frogs"], ["frogs"]], ["green", "red"], "advanced") == [6, 3]
+
+
+def test_basic_scoring_counts_animals_unicorns_double_stars_and_the_species_bonus():
+    # red stars doves: a pair of doves 2 x 2, unicorns 2 + 2, lions starred too; bonus 2 for each species
+    # only in this ark (unicorns, lions), none for doves (the other ark has them)
+    assert ark_points([["doves", "unicorns", "lions"], ["doves"]], ["red", "green"], "basic") == \
+        [4 + 4 + 4 + 2 + 2, 2]
+    assert ark_points([["monkeys", "monkeys"], []], ["red", "green"], "basic") == [2 + 2 + 2, 0]
+
+
+def _finished(rescued: list[list[str]], track: list[int], scoring: str = "basic") -> TwoByTwoState:
+    state = started({}, players=len(track), scoring=scoring)
+    state.s.update(rescued=rescued, track=track, end={"reason": "no-water"})
+    return state
+
+
+def test_the_winner_has_most_points_then_most_animals_then_most_species():
+    # basic; red stars doves: 2 x 2 + the bonus 2 = 6; green's monkeys 2 + 2
+    r = _finished([["doves"], ["monkeys"]], [10, 10]).result()
+    assert r.winners == [0] and r.reason == "most-points" and r.scores == [16, 14]
+    assert r.describe(["Red", "Green"]) == "Red wins 16 points to 14"
+    r = _finished([["doves"], ["monkeys", "monkeys"]], [10, 10]).result()  # 16 each; 4 animals beat 2
+    assert r.scores == [16, 16] and r.detail["animals"] == [2, 4]
+    assert r.winners == [1] and r.reason == "most-animals"
+    # advanced; red stars lions: two pairs of lions, 3 each, doubled = 12; green: turtles 6 + snakes 6
+    r = _finished([["lions", "lions"], ["turtles", "snakes"]], [10, 10], "advanced").result()
+    assert r.scores == [22, 22] and r.detail["animals"] == [4, 4] and r.detail["species"] == [1, 2]
+    assert r.winners == [1] and r.reason == "most-species"
+    assert r.describe(["Red", "Green"]) == "Green wins on most-species, 22 points each"
+
+
+def test_level_after_both_tie_breaks_is_a_draw_or_a_shared_win():
+    r = _finished([[], []], [5, 5]).result()
+    assert r.outcome == "draw" and r.winners == [] and r.describe(["Red", "Green"]) == "Draw, 5 points each"
+    r = _finished([[], [], []], [5, 5, 3]).result()
+    assert r.outcome == "win" and r.winners == [0, 1] and r.reason == "shared"
+
+
+def test_laps_past_fifty_and_a_hundred_are_shown_not_limiting():
+    r = _finished([[], []], [49, 130]).result()
+    assert r.scores == [49, 130] and r.detail["laps"] == [0, 2]
+
+
+# -- the Lua mirror -----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def lua() -> LuaEngine:
+    return LuaEngine("two-by-two")
+
+
+def test_lua_refuses_with_the_same_rule_and_words(lua):
+    placed = {"-3,5": "doves-1", "3,2": "doves-2", "-2,5": "monkeys-1", "5,-1": "fishbones-1",
+              "5,-3": "fishbones-2"}
+    state = started(placed)
+    lstate = lua.new_state(state.setup(), state.options())
+    for seat in range(2):
+        lua.apply(lstate, {"type": "place-ark", "cell": (ARK0, ARK1)[seat]})
+    state.apply({"type": "water", "cell": "1,4"})
+    lua.apply(lstate, {"type": "water", "cell": "1,4"})
+    for move in ({"type": "water", "cell": "0,0"}, {"type": "move", "to": "-3,5"}, {"type": "move", "to": "0,0"},
+                 {"type": "rescue", "cells": ["-3,5", "-2,5"]}, {"type": "rescue", "cells": ["5,-1", "5,-3"]},
+                 {"type": "rescue", "cells": ["0,0", "-3,5"]}, {"type": "place-ark", "cell": ARK0},
+                 {"type": "rescue", "cells": ["-3,5", 3]}, {"type": "pass", "cell": "1,4"}):
+        py = judge(state, 0, move)
+        lv = lua.judge(lstate, 0, move)
+        assert not py.ok and (lv["rule"], lv["message"]) == (py.rule, py.message)
+    assert lua.judge(lstate, 0, {"type": "rescue", "cells": ["3,2", "-3,5"]})["ok"]
+    assert lua.state_json(lstate) == canonical_json(state.to_json())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_lua_agrees_over_games_with_each_scoring(players):
+    for scoring in ("basic", "advanced"):
+        report = check_lua("two-by-two", games=4, seed=players, players=players, options={"scoring": scoring},
+                           mutants_per_move=2)
+        assert report.agree, report.summary()
+        assert report.moves > 4 * 60

@@ -1,0 +1,236 @@
+"""Event-level tests of the built Two by Two mod: the real save (board, pieces, bags) laid out
+in the stubbed TTS API with its Global script under Lua 5.2. New game lays the animals face
+down from the bag; players drop arks, water tokens and animals as they would, with moves chosen
+by the Python simulated player; illegal drops are refused with the rule and the piece goes
+back; the transcript the mod records validates in Python, with the same result."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.players import choose
+from rules.two_by_two import GAME
+from rules.two_by_two import board as B
+from tts_builder.build import build_game
+from tts_builder.save import world_to_cell
+from tts_builder.savecheck import ERROR, check_save
+from tts_builder.testing import FakeTTS
+from tts_builder.validate import validate_data
+
+GAME_ID = "two-by-two"
+
+
+@pytest.fixture(scope="module")
+def save(tmp_path_factory) -> dict[str, Any]:
+    out: Path = tmp_path_factory.mktemp("build")
+    build_game(GAME_ID, out, base_url="https://example.invalid/mods")
+    data: dict[str, Any] = json.loads((out / GAME_ID / f"{GAME_ID}.json").read_text())
+    return data
+
+
+class Island:
+    """The mod in a FakeTTS, with players' hands."""
+
+    def __init__(self, save: dict[str, Any], seated: tuple[str, ...]):
+        self.fake = FakeTTS(seated=seated)
+        self.fake.ui.setXml(save["XmlUI"])
+        self.objects = self.fake.load_save(save)
+        self.by_id = {o.getGMNotes(): o for o in self.objects.values() if o.getGMNotes()}
+        self.fake.load_global(save["LuaScript"])
+        self.ctx = json.loads(self.fake.sandbox.call(self.fake.sandbox.lookup("Table.context_json")))
+
+    def transcript(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.fake.sandbox.call("onSave"))["transcript"]
+        return data
+
+    def state(self):
+        t = self.transcript()
+        state = GAME.new_state(setup=t["setup"], options=t["options"], num_players=len(t["players"]))
+        for entry in t["moves"]:
+            state.apply({k: v for k, v in entry.items() if k != "player"})
+        return state
+
+    def color(self, seat: int) -> str:
+        return self.transcript()["players"][seat]["color"]
+
+    def cell_xyz(self, cell: str) -> tuple[float, float, float]:
+        p = self.ctx["island"]["cells"][cell]["position"]
+        return (p["x"], p["y"] + 0.3, p["z"])
+
+    def piece(self, piece_id: str):
+        obj = self.by_id[piece_id]
+        if obj.container is not None:
+            obj = self.fake.take_from(obj.container, guid=obj.getGUID())
+        return obj
+
+    def drop_on(self, color: str, piece_id: str, cell: str) -> None:
+        obj = self.piece(piece_id)
+        self.fake.fire("onObjectPickUp", color, obj)
+        self.fake.drop(obj, color, position=self.cell_xyz(cell))
+        self.fake.drain()
+
+    def click(self, color: str, fn: str) -> None:
+        self.fake.click_ui(fn, color, "-1", None)
+        self.fake.drain()
+
+    def free_water(self) -> str:
+        """A water token not yet on the island: a loose one (sent back after a refusal) or one from the bag."""
+        water = sorted((o for o in self.objects.values() if o.getGMNotes().startswith("water-")),
+                       key=lambda o: int(o.getGMNotes().split("-")[1]))
+        for o in water:
+            if o.container is None and not o.getLock():
+                return o.getGMNotes()
+        for o in water:
+            if o.container is not None:
+                return o.getGMNotes()
+        raise AssertionError("no water token left")
+
+    def play(self, move: dict[str, Any], seat: int) -> None:
+        color = self.color(seat)
+        s = self.state().s
+        t = move["type"]
+        if t == "pass":
+            self.click(color, "ttPass")
+        elif t in ("place-ark", "move"):
+            self.drop_on(color, f"ark-{s['colors'][seat]}", move.get("cell") or move["to"])
+        elif t == "water":
+            self.drop_on(color, self.free_water(), move["cell"])
+        else:
+            token = s["tokens"][B.CELL_INDEX[move["cells"][0]]]
+            self.drop_on(color, token, s["arks"][seat])
+
+
+def _new_game(save: dict[str, Any], seated: tuple[str, ...]) -> Island:
+    table = Island(save, seated)
+    table.click(seated[0], "ttNewGame")
+    return table
+
+
+def test_the_save_passes_its_check_and_draws_the_board_from_the_data(save):
+    errors = [p for p in check_save(save, own_output=True) if p.severity == ERROR]
+    assert errors == []
+    snaps = {(round(p["Position"]["x"], 3), round(p["Position"]["z"], 3)) for p in save["SnapPoints"]}
+    assert len(snaps) >= len(B.CELLS) + 50
+    bags = {o["Nickname"]: o for o in save["ObjectStates"] if o["Name"] == "Bag"}
+    assert len(bags["Animals"]["ContainedObjects"]) == 80 and len(bags["Water"]["ContainedObjects"]) == 36
+    names = {o["GMNotes"] for o in save["ObjectStates"]}
+    assert {"ark-red", "ark-blue", "ark-green", "ark-yellow", "marker-red"} <= names
+
+
+def test_new_game_lays_the_animals_face_down_and_sets_six_aside(save):
+    table = _new_game(save, ("Red", "Green"))
+    t = table.transcript()
+    assert [p["color"] for p in t["players"]] == ["Red", "Green"] and t["setup"]["players"] == 2
+    layout = t["setup"]["layout"]
+    assert len(layout) == 74 and len(t["setup"]["removed"]) == 6
+    grid = table.ctx["island"]
+    for cell, token in zip(B.JUNGLE, layout):
+        obj = table.by_id[token]
+        assert obj.container is None
+        p = obj.getPosition()
+        assert world_to_cell(grid, p.x, p.z) == cell
+        assert obj.is_face_down
+    assert table.fake.ui.getValue("tt-status").startswith("Red (red ark) places their ark")
+    hidden = table.by_id[layout[B.JUNGLE.index("0,0")]]
+    assert table.fake.flip(hidden, "Red") is False and hidden.is_face_down  # only the script turns animals
+    assert "Face-down animals stay" in table.fake.broadcasts[-1].text
+
+
+def test_a_whole_game_by_drops_records_a_transcript_that_validates(save):
+    rng = random.Random(4)
+    table = _new_game(save, ("Red", "Blue", "Green"))
+    refused = 0
+    for _ in range(GAME.max_game_length):
+        state = table.state()
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+        if state.s["phase"] == "water" and refused < 3:  # an illegal water placement first: refused, token back
+            inland = "0,0" if not state.is_water(B.CELL_INDEX["0,0"]) else None
+            if inland and not state.touches_water(B.CELL_INDEX[inland]):
+                token = table.free_water()
+                before = len(table.transcript()["moves"])
+                table.drop_on(table.color(seat), token, inland)
+                assert len(table.transcript()["moves"]) == before
+                assert "[water-adjacent]" in table.fake.broadcasts[-1].text
+                assert table.by_id[token].getPosition().x != pytest.approx(table.cell_xyz(inland)[0])
+                refused += 1
+        move = choose(GAME, state, "heuristic", rng)
+        before = len(table.transcript()["moves"])
+        table.play(move, seat)
+        assert len(table.transcript()["moves"]) == before + 1, table.fake.broadcasts[-1].text
+        after = table.state().s
+        for i, token in enumerate(after["tokens"]):  # the script turns revealed animals face up
+            if token:
+                assert table.by_id[token].is_face_down != after["face_up"][i], token
+    transcript = table.transcript()
+    report = validate_data(json.loads(json.dumps(transcript)), "mod.json")
+    assert report.legal and report.finished, report.summary()
+    assert report.result == transcript["result"]
+    assert table.fake.ui.getValue("tt-status").startswith("Game over")
+    assert refused >= 1 and any(m["type"] == "rescue" for m in transcript["moves"])
+    # rescued animals lie face up on their rescuer's ark area, off the island
+    zones = {o["Nickname"]: o for o in save["ObjectStates"] if o["Name"] == "ScriptingTrigger"}
+    final = table.state().s
+    for seat, pairs in enumerate(final["rescued"]):
+        zone = next(z for name, z in zones.items() if name.endswith(f"ark-{final['colors'][seat]}"))
+        t = zone["Transform"]
+        on_board = {tok for tok in final["tokens"] if tok}
+        mine = [o for tid, o in table.by_id.items()
+                if "-" in tid and B.species_of(tid) in B.SPECIES and tid not in on_board
+                and tid not in final["lost"] and tid not in final["setup"]["removed"]
+                and abs(o.getPosition().x - t["posX"]) <= t["scaleX"] / 2
+                and abs(o.getPosition().z - t["posZ"]) <= t["scaleZ"] / 2]
+        assert len(mine) == 2 * len(pairs) and not any(o.is_face_down for o in mine)
+
+
+def test_a_rescue_and_an_ark_move_are_refused_with_the_rule(save):
+    table = _new_game(save, ("Red", "Green"))
+    table.drop_on("Red", "ark-red", "-3,6")
+    assert table.transcript()["moves"] == [{"player": 0, "type": "place-ark", "cell": "-3,6"}]
+    table.drop_on("Green", "ark-red", "3,3")
+    assert "[own-ark]" in table.fake.broadcasts[-1].text
+    table.drop_on("Green", "ark-green", "-4,6")
+    assert "[ark-space]" in table.fake.broadcasts[-1].text
+    table.drop_on("Green", "ark-green", "3,3")
+    assert any(m.text.startswith("Revealed: ") and m.text.count(" on ") == 13 for m in table.fake.messages)
+    table.drop_on("Red", table.free_water(), "-4,5")
+    table.drop_on("Red", "ark-red", "0,0")
+    assert "[move-adjacent]" in table.fake.broadcasts[-1].text
+    assert len(table.transcript()["moves"]) == 3
+    ark = table.by_id["ark-red"].getPosition()
+    assert world_to_cell(table.ctx["island"], ark.x, ark.z) == "-3,6"
+
+
+def test_an_animal_dropped_on_the_ark_asks_for_a_rescue_and_a_bad_one_is_refused(save):
+    table = _new_game(save, ("Red", "Green"))
+    table.drop_on("Red", "ark-red", "-3,6")
+    table.drop_on("Green", "ark-green", "3,3")
+    table.drop_on("Red", table.free_water(), "1,4")
+    state = table.state()
+    s = state.s
+    here = B.CELL_INDEX[s["arks"][0]]
+    # a face-up animal away from the ark whose face-up partners (if any) are away from it too: refused
+    for i, token in enumerate(s["tokens"]):
+        if not (token and s["face_up"][i]) or here in B.NEIGHBOURS[i]:
+            continue
+        partners = [j for j, t in enumerate(s["tokens"]) if t and j != i and s["face_up"][j]
+                    and B.species_of(t) == B.species_of(token)]
+        if any(here in B.NEIGHBOURS[j] for j in partners):
+            continue
+        expected = "rescue-pair" if not partners else (
+            "no-fishbones" if B.species_of(token) == "fishbones" else "rescue-adjacent")
+        before = table.by_id[token].getPosition()
+        table.drop_on("Red", token, s["arks"][0])
+        assert f"[{expected}]" in table.fake.broadcasts[-1].text
+        assert len(table.transcript()["moves"]) == 3
+        after = table.by_id[token].getPosition()
+        assert (after.x, after.z) == pytest.approx((before.x, before.z))  # back on its space
+        break
+    else:
+        pytest.fail("no face-up animal away from the ark")
