@@ -80,10 +80,10 @@ def check_data(data: Mapping[str, Any], where: str = "two-by-two.json") -> Grid:
     starred = [sp for a in data["printed_arks"] for sp in a["x2"]]
     if sorted(starred) != sorted(ordinary):
         raise BoardDataError(f"{where} printed_arks x2: each ordinary species is starred on exactly one ark (A-3)")
-    for n in (2, 3, 4):
-        seats = data["seat_arks"][str(n)]
-        if len(seats) != n or len(set(seats)) != n or not set(seats) <= set(colors):
-            raise BoardDataError(f"{where} seat_arks.{n}: {n} different printed ark colours, not {seats}")
+    for count in (2, 3, 4):
+        seats = data["seat_arks"][str(count)]
+        if len(seats) != count or len(set(seats)) != count or not set(seats) <= set(colors):
+            raise BoardDataError(f"{where} seat_arks.{count}: {count} different printed ark colours, not {seats}")
     return grid
 
 
