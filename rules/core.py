@@ -442,17 +442,25 @@ class State:
         raise NotImplementedError
 
     def apply(self, move: Any) -> None:
-        """Make ``move`` or raise :class:`IllegalMove` (the state is then unchanged)."""
-        raise NotImplementedError
+        """Make ``move`` or raise :class:`IllegalMove` (the state is then unchanged): :meth:`check`,
+        then :meth:`make`."""
+        verdict = self.check(move)
+        if not verdict.ok:
+            raise IllegalMove(verdict, move)
+        self.make(move)
 
     def try_apply(self, move: Any) -> Verdict:
         """Make ``move`` when it is legal and return the verdict (the state is unchanged when it is
-        refused). Here a check and then :meth:`apply`, which checks again; a game overrides it to
-        check the move once (what validating a transcript mostly spends)."""
+        refused), checking it once: what validating a transcript mostly spends."""
         verdict = self.check(move)
         if verdict.ok:
-            self.apply(move)
+            self.make(move)
         return verdict
+
+    def make(self, move: Move) -> None:
+        """Make ``move``, already checked legal. A game implements this, or overrides both
+        :meth:`apply` and :meth:`try_apply` (a game whose check plans the move, say)."""
+        raise NotImplementedError
 
     # -- end ------------------------------------------------------------
     def is_terminal(self) -> bool:

@@ -406,19 +406,7 @@ class ObrenState(State):
         assert found is not None
         return list(found)
 
-    def apply(self, move: Any) -> None:
-        verdict = self.check(move)
-        if not verdict.ok:
-            raise IllegalMove(verdict, move)
-        self._make(move)
-
-    def try_apply(self, move: Any) -> Verdict:
-        verdict = self.check(move)
-        if verdict.ok:
-            self._make(move)
-        return verdict
-
-    def _make(self, move: Move) -> None:
+    def make(self, move: Move) -> None:
         """Make ``move``, already checked."""
         s = self.s
         seat = int(s["turn"])

@@ -40,7 +40,7 @@ import random
 from importlib import resources
 from typing import Any, ClassVar, Mapping
 
-from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
 
 DATA: JSONDict = json.loads(resources.files("rules.smitten_2").joinpath("smitten-2.json").read_text("utf-8"))
 DESIGNS: tuple[int, ...] = tuple(DATA["designs"])
@@ -492,10 +492,8 @@ class SmittenState(State):
         return True
 
     # -- effects ----------------------------------------------------------
-    def apply(self, move: Any) -> None:
-        verdict = self.check(move)
-        if not verdict.ok:
-            raise IllegalMove(verdict, move)
+    def make(self, move: Move) -> None:
+        """Make ``move``, already checked."""
         s = self.s
         t = move["type"]
         if t == "forfeit":

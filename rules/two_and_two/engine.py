@@ -39,7 +39,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, ClassVar, Mapping
 
-from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
 from rules.two_and_two.cards import (EMPTY, Card, build_cards, filled, load_data, oriented, overlay,
                                      placement_error)
 
@@ -500,19 +500,7 @@ class TwoAndTwoState(State):
         return moves
 
     # -- applying -------------------------------------------------------
-    def apply(self, move: Any) -> None:
-        verdict = self.check(move)
-        if not verdict.ok:
-            raise IllegalMove(verdict, move)
-        self._make(move)
-
-    def try_apply(self, move: Any) -> Verdict:
-        verdict = self.check(move)
-        if verdict.ok:
-            self._make(move)
-        return verdict
-
-    def _make(self, move: Move) -> None:
+    def make(self, move: Move) -> None:
         """Make ``move``, already checked."""
         s = self.s
         s["moves"] += 1

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Mapping
 
-from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
 from rules.two_by_two import board as B
 
 DATA = B.DATA
@@ -311,10 +311,8 @@ class TwoByTwoState(State):
             return _v("rescue-adjacent", f"Your ark on {B.CELLS[here]} is next to neither {a} nor {b}.")
         return Verdict.legal()
 
-    def apply(self, move: Any) -> None:
-        verdict = self.check(move)
-        if not verdict.ok:
-            raise IllegalMove(verdict, move)
+    def make(self, move: Move) -> None:
+        """Make ``move``, already checked."""
         s = self.s
         seat = int(s["turn"])
         t = move["type"]

@@ -13,7 +13,7 @@ import json
 import random
 from typing import Any, Mapping
 
-from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
 
 _COMMON = {
     "move-format": RuleRef("move-format", "Moves", "A move names a known type with the fields it needs."),
@@ -48,12 +48,6 @@ class _ToyState(State):
     def observation(self, player: int) -> JSONDict:
         return json.loads(json.dumps(self.s))  # perfect information: everyone sees everything
 
-    def apply(self, move: Any) -> None:
-        verdict = self.check(move)
-        if not verdict.ok:
-            raise IllegalMove(verdict, move)
-        self._apply(move)
-
     def check(self, move: Any) -> Verdict:
         if not isinstance(move, dict) or move.get("type") not in self.game.move_fields:
             return self.game.verdict("move-format", f"Moves are {', '.join(self.game.move_fields)}.")
@@ -75,8 +69,6 @@ class _ToyState(State):
     def _check(self, move: Move) -> Verdict:
         raise NotImplementedError
 
-    def _apply(self, move: Move) -> None:
-        raise NotImplementedError
 
 
 class RaceGame(Game):
@@ -112,7 +104,7 @@ class RaceState(_ToyState):
             return self.game.verdict("amount", "Add 1 or 2.")
         return Verdict.legal()
 
-    def _apply(self, move: Move) -> None:
+    def make(self, move: Move) -> None:
         if move["type"] == "forfeit":
             self.s.update(over=True, forfeited=True)
             return
@@ -168,7 +160,7 @@ class SoloState(_ToyState):
             return self.game.verdict("end", "Take from the left or the right end.")
         return Verdict.legal()
 
-    def _apply(self, move: Move) -> None:
+    def make(self, move: Move) -> None:
         if move["type"] == "forfeit":
             self.s.update(over=True, forfeited=True)
             return
