@@ -11,19 +11,14 @@ from typing import Any
 
 import pytest
 
-from rules.core import canonical_json, judge
 from rules.smitten_2 import GAME
 from tts_builder.agreement import AgreementReport, LuaEngine, check_transcript
-from tts_builder.transcript import FORMAT, VERSION
 from tts_builder.validate import validate_data
+
+from goldens import load, replay_scenario, scenario_transcript
 
 GOLDEN = Path(__file__).parent / "golden" / "smitten-2"
 SCENARIOS = sorted(GOLDEN.glob("*.json"))
-
-
-def load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(path.read_text())
-    return data
 
 
 def split(step: dict[str, Any]) -> tuple[Any, Any]:
@@ -36,38 +31,15 @@ def lua() -> LuaEngine:
     return LuaEngine("smitten-2")
 
 
-def transcript_of(sc: dict[str, Any], moves: list[Any]) -> dict[str, Any]:
-    return {"format": FORMAT, "version": VERSION, "game": "smitten-2", "options": sc["options"],
-            "players": [{"name": f"P{i}"} for i in range(sc["players"])], "setup": sc["setup"],
-            "moves": moves, "result": sc["result"]}
-
-
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_scenario_refusals_and_result_in_python_and_lua(path: Path, lua: LuaEngine) -> None:
     sc = load(path)
-    state = GAME.new_state(options=sc["options"], setup=sc["setup"], num_players=sc["players"])
-    lstate = lua.new_state(sc["setup"], state.options())
-    legal = []
-    for step in sc["steps"]:
-        if "refuse" in step:
-            who, move = split(step["refuse"])
-            verdict = judge(state, who, move)
-            assert not verdict.ok and verdict.rule == step["rule"] and verdict.message == step["message"], (step, verdict)
-            lv = lua.judge(lstate, who, move)
-            assert (lv["rule"], lv["message"]) == (step["rule"], step["message"]), step
-        else:
-            who, move = split(step)
-            assert judge(state, who, move).ok, step
-            assert lua.judge(lstate, who, move)["ok"], step
-            state.apply(move)
-            lua.apply(lstate, move)
-            assert lua.state_json(lstate) == canonical_json(state.to_json())
-            legal.append(step)
+    state, legal = replay_scenario(GAME, lua, sc, split)
     assert (state.result().to_json() if state.result() else None) == sc["result"]
-    report = validate_data(transcript_of(sc, legal), path.name)
+    report = validate_data(scenario_transcript(GAME, sc, legal), path.name)
     assert report.legal and report.moves_checked == len(legal) and report.finished, report.summary()
     agreement = AgreementReport(game="smitten-2")
-    assert check_transcript("smitten-2", transcript_of(sc, legal), lua, 0, agreement, random.Random(path.name)), \
+    assert check_transcript("smitten-2", scenario_transcript(GAME, sc, legal), lua, 0, agreement, random.Random(path.name)), \
         agreement.summary()
 
 

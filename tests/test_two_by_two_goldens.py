@@ -7,24 +7,20 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from rules.core import canonical_json, judge
+from rules.core import judge
 from rules.two_by_two import GAME, ark_points
 from tts_builder.agreement import AgreementReport, LuaEngine, check_transcript
-from tts_builder.transcript import FORMAT, VERSION
 from tts_builder.validate import validate_data
+
+from goldens import load, replay_scenario, scenario_transcript, split
 
 GOLDEN = Path(__file__).parent / "golden" / "two-by-two"
 SCENARIOS = sorted(p for p in GOLDEN.glob("*.json") if not p.name.endswith(".transcript.json"))
 PLAYED = sorted(GOLDEN.glob("*.transcript.json"))
 
-
-def load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(path.read_text())
-    return data
 
 
 @pytest.fixture(scope="module")
@@ -32,35 +28,13 @@ def lua() -> LuaEngine:
     return LuaEngine("two-by-two")
 
 
-def split(step: dict[str, Any]) -> tuple[Any, Any]:
-    return step.get("player"), {k: v for k, v in step.items() if k != "player"}
-
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_scenario_refusals_in_python_and_lua(path: Path, lua: LuaEngine) -> None:
     sc = load(path)
-    state = GAME.new_state(options=sc["options"], setup=sc["setup"], num_players=sc["players"])
-    lstate = lua.new_state(sc["setup"], state.options())
-    legal = []
-    for step in sc["steps"]:
-        if "refuse" in step:
-            who, move = split(step["refuse"])
-            verdict = judge(state, who, move)
-            assert not verdict.ok and (verdict.rule, verdict.message) == (step["rule"], step["message"]), step
-            lv = lua.judge(lstate, who, move)
-            assert (lv["rule"], lv["message"]) == (step["rule"], step["message"]), step
-        else:
-            who, move = split(step)
-            assert judge(state, who, move).ok, step
-            assert lua.judge(lstate, who, move)["ok"], step
-            state.apply(move)
-            lua.apply(lstate, move)
-            assert lua.state_json(lstate) == canonical_json(state.to_json())
-            legal.append(step)
+    state, legal = replay_scenario(GAME, lua, sc)
     assert (state.result().to_json() if state.result() else None) == sc["result"]
-    transcript = {"format": FORMAT, "version": VERSION, "game": "two-by-two", "options": sc["options"],
-                  "players": [{"name": f"P{i}"} for i in range(sc["players"])], "setup": sc["setup"],
-                  "moves": legal, "result": sc["result"]}
+    transcript = scenario_transcript(GAME, sc, legal)
     report = validate_data(transcript, path.name)
     assert report.legal and report.moves_checked == len(legal), report.summary()
 
