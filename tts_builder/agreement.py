@@ -283,15 +283,17 @@ def _check_game(job: tuple[str, int, str, int, Combination]) -> AgreementReport:
 
 def check_lua(game_id: str, games: int, seed: int, *, policy: str = "mixed", mutants_per_move: int = 3,
               progress: Callable[[int, int], None] | None = None, players: int | None = None,
-              options: dict[str, Any] | None = None, jobs: int = 1) -> AgreementReport:
+              options: dict[str, Any] | None = None, jobs: int = 1,
+              scheduler: str | None = None) -> AgreementReport:
     """Play ``games`` games (game i with seed ``seed + i``, on combination ``i mod K`` of
     :func:`combinations`) and check both engines agree on each; stop at the first disagreement.
-    ``jobs`` worker processes share the games; the report is the same whatever the number (the
-    games after the first disagreement are dropped, as one job never plays them)."""
+    ``jobs`` worker processes, or the Dask cluster at ``scheduler``, share the games; the report is
+    the same whatever runs them (the games after the first disagreement are dropped, as one job
+    never plays them)."""
     combos = combinations(game_id, players, options)
     report = AgreementReport(game=game_id, combinations={c: CombinationCount() for c in combos})
     work = [(game_id, seed + i, policy, mutants_per_move, combos[i % len(combos)]) for i in range(games)]
-    results = ordered_map(_check_game, work, jobs)
+    results = ordered_map(_check_game, work, jobs, scheduler=scheduler)
     try:
         for i, one in enumerate(results):
             combo = work[i][4]

@@ -20,6 +20,7 @@ from tts_builder import __version__
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import MAX_JSON_DEPTH, parse_json_text, sweep_stale_temp
 from tts_builder.parallel import WorkerDied
+from tts_builder.sources import is_collection
 
 
 class _Parser(argparse.ArgumentParser):
@@ -107,7 +108,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     sweep_stale_temp(out, recursive=False)  # what a killed run left
     paths = simulate(game_id, args.games, args.seed, out, policy=args.policy,
                      options=_options_arg(args.options), num_players=_players_arg(args.players),
-                     progress=_progress(sys.stderr.isatty()), jobs=jobs)
+                     progress=_progress(sys.stderr.isatty()), jobs=jobs,
+                     scheduler=_scheduler_arg(args.scheduler))
     print(f"wrote {len(paths)} transcript(s) to {args.out}")
     print(_outcome_tally(paths))
     return 0
@@ -129,21 +131,33 @@ def _jobs_arg(jobs: int | None) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from tts_builder.validate import Report, batch_exit_code, batch_tally, validate_batch
+    from tts_builder.validate import Report, Tally, iter_validate
 
-    entries = validate_batch(args.files, lenient=args.lenient, players=_players_arg(args.players),
-                             options=_options_arg(args.options) or None, jobs=_jobs_arg(args.jobs))
+    scheduler = _scheduler_arg(args.scheduler)
+    entries = iter_validate(args.files, lenient=args.lenient, players=_players_arg(args.players),
+                            options=_options_arg(args.options) or None, jobs=_jobs_arg(args.jobs),
+                            scheduler=scheduler)
+    tally = Tally()
+    # streamed: a million transcripts print as they are judged, in order, in constant memory
+    for entry in entries:
+        tally.add(entry)
+        if args.json:  # byte for byte json.dumps of the whole list
+            sys.stdout.write(("[" if tally.files == 1 else ", ") + json.dumps(entry.to_json(), sort_keys=True))
+        elif isinstance(entry, Report):
+            print(entry.summary())
+        else:
+            print(f"tts-builder: {entry.error}", file=sys.stderr)
     if args.json:
-        print(json.dumps([e.to_json() for e in entries], sort_keys=True))
-    else:
-        for entry in entries:
-            if isinstance(entry, Report):
-                print(entry.summary())
-            else:
-                print(f"tts-builder: {entry.error}", file=sys.stderr)
-        if len(entries) > 1:
-            print(batch_tally(entries))
-    return batch_exit_code(entries)
+        sys.stdout.write("]\n" if tally.files else "[]\n")
+    elif tally.files > 1 or any(is_collection(f) for f in args.files):
+        print(tally)
+    return tally.exit_code
+
+
+def _scheduler_arg(address: str | None) -> str | None:
+    from tts_builder.parallel import check_scheduler
+
+    return check_scheduler(address)
 
 
 def cmd_schema_check(args: argparse.Namespace) -> int:
@@ -163,7 +177,7 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
     report = check_lua(game_id, args.games, args.seed, policy=args.policy, mutants_per_move=args.mutants,
                        progress=_progress(sys.stderr.isatty()), players=_players_arg(args.players),
                        options=_options_arg(args.options) if args.options is not None else None,
-                       jobs=_jobs_arg(args.jobs))
+                       jobs=_jobs_arg(args.jobs), scheduler=_scheduler_arg(args.scheduler))
     print(report.summary())
     return 0 if report.agree else 1
 
@@ -214,10 +228,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, help="seat count (default: the game's for the options)")
     p.add_argument("--jobs", type=int, help="worker processes (default: the machine's cores); "
                    "the output is the same for any number")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on the Dask cluster at ADDRESS (tcp://host:8786) instead of local processes; "
+                   "the output is the same")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("validate", help="replay transcripts (or TTS saves carrying one) through the rules")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="a transcript, a TTS save carrying one, a folder of them, a .zip of them, or a glob pattern")
     p.add_argument("--json", action="store_true", help="one JSON document: a list with a report per file")
     p.add_argument("--lenient", action="store_true",
                    help="ignore move and result fields the game does not know (other tools' recorders)")
@@ -225,6 +243,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--options", help="require these option values, a JSON object (a check, not an override)")
     p.add_argument("--jobs", type=int, help="worker processes (default: the machine's cores); "
                    "the output is the same for any number")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on the Dask cluster at ADDRESS (tcp://host:8786) instead of local processes; "
+                   "the output is the same")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("schema-check", help="check a TTS save against the save schema and deck rules")
@@ -243,6 +264,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--options", help="game options as a JSON object (default: every option value in turn)")
     p.add_argument("--jobs", type=int, help="worker processes (default: the machine's cores); "
                    "the output is the same for any number")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on the Dask cluster at ADDRESS (tcp://host:8786) instead of local processes; "
+                   "the output is the same")
     p.set_defaults(func=cmd_check_lua)
 
     p = sub.add_parser("build", help="build the TTS mod (save, thumbnail, images) of one or more games")

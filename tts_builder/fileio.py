@@ -196,16 +196,21 @@ def read_input_bytes(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTE
 def load_json_file(path: str | os.PathLike[str], *, allow_infinity: bool = False) -> Any:
     """Load a JSON file within the limits or raise :class:`InputError` naming the file."""
     p = Path(path)
-    raw = read_input_bytes(p)
+    return parse_json_bytes(read_input_bytes(p), str(p), allow_infinity=allow_infinity)
+
+
+def parse_json_bytes(raw: bytes, source: str, *, allow_infinity: bool = False) -> Any:
+    """The JSON document in ``raw`` (UTF-8, a byte-order mark allowed) read from ``source``,
+    within the limits, or InputError naming ``source`` (a file, or ``archive.zip:member``)."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - raw.rfind(b"\n", 0, exc.start)
-        raise InputError(f"{p}: not UTF-8 text at line {line} column {column} (byte {exc.start})") from None
+        raise InputError(f"{source}: not UTF-8 text at line {line} column {column} (byte {exc.start})") from None
     if not text.strip():
-        raise InputError(f"{p}: empty file, expected JSON")
-    return parse_json_text(text, str(p), allow_infinity=allow_infinity)
+        raise InputError(f"{source}: empty file, expected JSON")
+    return parse_json_text(text, source, allow_infinity=allow_infinity)
 
 
 def dump_json(data: Any, *, compact: bool = False) -> str:

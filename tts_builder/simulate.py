@@ -10,7 +10,7 @@ import rules
 from rules.core import IllegalMove
 from rules.players import choose
 from tts_builder.errors import InputError, require_game
-from tts_builder.fileio import atomic_write_json
+from tts_builder.fileio import atomic_write_json, atomic_write_text, dump_json
 from tts_builder.parallel import ordered_map
 from tts_builder.transcript import new_transcript
 
@@ -64,21 +64,37 @@ def _play_and_write(job: tuple[str, int, str, dict[str, Any] | None, int | None,
     return path
 
 
+def _play_to_text(job: tuple[str, int, str, dict[str, Any] | None, int | None, Path]) -> tuple[Path, str]:
+    """One game of :func:`simulate` as the text of its file, for a Dask worker, whose folders may
+    not be this machine's: the client writes it."""
+    game_id, seed, policy, options, num_players, path = job
+    return path, dump_json(play_game(game_id, seed, policy=policy, options=options, num_players=num_players))
+
+
 def simulate(game_id: str, games: int, seed: int, out: Path, *, policy: str = "heuristic",
              options: dict[str, Any] | None = None, num_players: int | None = None,
-             progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> list[Path]:
+             progress: Callable[[int, int], None] | None = None, jobs: int = 1,
+             scheduler: str | None = None) -> list[Path]:
     """Write ``games`` transcripts into ``out``; game i uses seed ``seed + i``.
     ``num_players`` None plays the game's default seat count for the options. ``jobs`` worker
-    processes share the games; the files are the same whatever the number."""
+    processes, or the Dask cluster at ``scheduler``, share the games; the files are the same
+    whatever runs them."""
     require_game(game_id)
     if games < 1:
         raise InputError(f"--games must be at least 1, not {games}")
     check_settings(game_id, options, num_players)
     width = max(3, len(str(games - 1)))
-    work = [(game_id, seed + i, policy, options, num_players, out / f"{game_id}-{seed + i:0{width}d}.json")
-            for i in range(games)]
+    work = ((game_id, seed + i, policy, options, num_players, out / f"{game_id}-{seed + i:0{width}d}.json")
+            for i in range(games))
     paths = []
-    for path in ordered_map(_play_and_write, work, jobs):
+    if scheduler is not None:
+        for path, text in ordered_map(_play_to_text, work, scheduler=scheduler, total=games):
+            atomic_write_text(path, text)
+            paths.append(path)
+            if progress:
+                progress(len(paths), games)
+        return paths
+    for path in ordered_map(_play_and_write, work, jobs, total=games):
         paths.append(path)
         if progress:
             progress(len(paths), games)

@@ -13,14 +13,16 @@ others; the tally and the worst exit code cover them all.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, judge_apply
 from tts_builder.errors import InputError
-from tts_builder.fileio import load_json_file, parse_json_text
+from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
+from tts_builder.sources import Source, expand_one
 from tts_builder.transcript import parse_transcript, split_move, unknown_fields
 
 SAVE_STATE_KEY = "transcript"
@@ -269,31 +271,102 @@ def validate_file(path: str | Path, *, lenient: bool = False, players: int | Non
     return validate_data(load_json_file(path), str(path), lenient=lenient, players=players, options=options)
 
 
-def _validate_entry(job: tuple[str | Path, bool, int | None, Mapping[str, Any] | None]) -> Report | Unusable:
-    """One file of :func:`validate_batch`; module-level so a worker process can run it."""
-    path, lenient, players, options = job
+def validate_source(source: Source, *, lenient: bool = False, players: int | None = None,
+                    options: Mapping[str, Any] | None = None) -> Report:
+    """:func:`validate_file` for a file or an archive member."""
+    return validate_data(parse_json_bytes(source.read(), source.name), source.name, lenient=lenient,
+                         players=players, options=options)
+
+
+#: one file of a batch: where it is (or its bytes, read by the client for a Dask cluster, whose
+#: workers need not see its folders), or the error its argument already gave
+_Job = tuple[Source | tuple[str, bytes] | Unusable, bool, int | None, Mapping[str, Any] | None]
+
+
+def _validate_entry(job: _Job) -> Report | Unusable:
+    """One file of :func:`iter_validate`; module-level so a worker process can run it."""
+    where, lenient, players, options = job
+    if isinstance(where, Unusable):
+        return where
+    name = where.name if isinstance(where, Source) else where[0]
     try:
-        return validate_file(path, lenient=lenient, players=players, options=options)
+        if isinstance(where, Source):
+            return validate_source(where, lenient=lenient, players=players, options=options)
+        return validate_data(parse_json_bytes(where[1], name), name, lenient=lenient,
+                             players=players, options=options)
     except InputError as exc:
-        return Unusable(str(path), str(exc))
+        return Unusable(name, str(exc))
+
+
+def _jobs(args: Iterable[str | Path], lenient: bool, players: int | None,
+          options: Mapping[str, Any] | None, read_here: bool) -> Iterator[_Job]:
+    """A job per transcript the arguments stand for; an argument that stands for nothing (an
+    empty folder, a pattern matching nothing, a damaged zip) is one unusable entry."""
+    for arg in args:
+        try:
+            for source in expand_one(os.fspath(arg)):
+                if read_here:
+                    try:
+                        yield ((source.name, source.read()), lenient, players, options)
+                    except InputError as exc:
+                        yield (Unusable(source.name, str(exc)), lenient, players, options)
+                else:
+                    yield (source, lenient, players, options)
+        except InputError as exc:
+            yield (Unusable(os.fspath(arg), str(exc)), lenient, players, options)
+
+
+def iter_validate(args: Iterable[str | Path], *, lenient: bool = False, players: int | None = None,
+                  options: Mapping[str, Any] | None = None, jobs: int = 1,
+                  scheduler: str | None = None) -> Iterator[Report | Unusable]:
+    """One entry per transcript, in order, as they are judged: a :class:`Report`, or
+    :class:`Unusable` with the one-line error. Each argument is a file (a transcript or a TTS save
+    carrying one), a folder (its ``.json`` files, subfolders too, sorted), a zip archive (its
+    ``.json`` members, sorted) or a glob pattern. ``jobs`` worker processes, or the Dask cluster
+    at ``scheduler``, share the files; the entries are the same whatever runs them."""
+    work = _jobs(args, lenient, players, options, read_here=scheduler is not None)
+    return ordered_map(_validate_entry, work, jobs, scheduler=scheduler)
 
 
 def validate_batch(paths: Iterable[str | Path], *, lenient: bool = False, players: int | None = None,
-                   options: Mapping[str, Any] | None = None, jobs: int = 1) -> list[Report | Unusable]:
-    """One entry per file, in order: a :class:`Report`, or :class:`Unusable` with the one-line error.
-    ``jobs`` worker processes share the files; the entries are the same whatever the number."""
-    work = [(path, lenient, players, options) for path in paths]
-    return list(ordered_map(_validate_entry, work, jobs))
+                   options: Mapping[str, Any] | None = None, jobs: int = 1,
+                   scheduler: str | None = None) -> list[Report | Unusable]:
+    """:func:`iter_validate` as a list."""
+    return list(iter_validate(paths, lenient=lenient, players=players, options=options, jobs=jobs,
+                              scheduler=scheduler))
+
+
+class Tally:
+    """Verdict counts and the worst exit code of a batch, kept as entries stream past."""
+
+    def __init__(self) -> None:
+        self.counts = {"legal": 0, "illegal": 0, "unusable": 0}
+        self.exit_code = 0
+
+    def add(self, entry: Report | Unusable) -> None:
+        self.counts[entry.verdict] += 1
+        self.exit_code = max(self.exit_code, 2 if isinstance(entry, Unusable) else 0 if entry.legal else 1)
+
+    @property
+    def files(self) -> int:
+        return sum(self.counts.values())
+
+    def __str__(self) -> str:
+        n = self.files
+        return f"{n} file{'s' if n != 1 else ''}: " + ", ".join(f"{c} {v}" for v, c in self.counts.items())
 
 
 def batch_exit_code(entries: Iterable[Report | Unusable]) -> int:
     """The worst: 2 when a file was unusable, else 1 when one was illegal, else 0."""
-    codes = [2 if isinstance(e, Unusable) else 0 if e.legal else 1 for e in entries]
-    return max(codes, default=0)
+    tally = Tally()
+    for entry in entries:
+        tally.add(entry)
+    return tally.exit_code
 
 
-def batch_tally(entries: list[Report | Unusable]) -> str:
+def batch_tally(entries: Iterable[Report | Unusable]) -> str:
     """"3 files: 1 legal, 1 illegal, 1 unusable"."""
-    counts = {v: sum(e.verdict == v for e in entries) for v in ("legal", "illegal", "unusable")}
-    n = len(entries)
-    return f"{n} file{'s' if n != 1 else ''}: " + ", ".join(f"{c} {v}" for v, c in counts.items())
+    tally = Tally()
+    for entry in entries:
+        tally.add(entry)
+    return str(tally)
