@@ -132,3 +132,26 @@ def test_print_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and expected in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_table_kit_is_printed_at_one_scale_that_fits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tts_builder.build import load_table_layout
+    from tts_builder.printplay import kit_cards
+
+    assert main(["print", "obren-buttons", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "1 card(s) and 17 board(s)/piece(s) (at 57% of the cards' table scale, to fit the paper)" in out
+    folder = tmp_path / "obren-buttons" / "print"
+    # the aid card and its back, the board alone (no back page), the 16 buttons and their backs
+    assert _pdf_pages(folder / "obren-buttons-a4.pdf") == 5
+    names = {p.name for p in (folder / "png").iterdir()}
+    assert {"aid.png", "aid-back.png", "board-board.png", "white-8.png", "black-1-back.png"} <= names
+    assert len(names) == 2 + 1 + 16 * 2
+    layout = load_table_layout("obren-buttons")
+    kit, scale = kit_cards(layout, 63 / 2.2, PAPERS["a4"])
+    board = next(c for c in kit if c.card_id == "board-board")
+    button = next(c for c in kit if c.card_id == "white-1")
+    assert board.size_mm[0] == pytest.approx(210 - 14)  # as large as the margin allows
+    assert button.size_mm[0] / board.size_mm[0] == pytest.approx(1.5 / 12)  # a button to the board as on the table
+    with Image.open(folder / "png" / "board-board.png") as png:
+        assert png.size[0] * 25.4 / png.info["dpi"][0] == pytest.approx(196, abs=0.5)  # says its printed size

@@ -12,8 +12,11 @@
 
 The pictures are the art pipeline's own renders (``art-cache/``: the build's cache, rendered only if
 missing), cut at the layout's cut box for the PDF; the physical size is the layout's ``size_mm``
-in ``art_src/<game>/art.json``. Components too large for the page (a board) are scaled to fit and
-the summary says so. Same inputs, same bytes: the PDF's dates and ID are fixed.
+in ``art_src/<game>/art.json``. After the cards comes the table kit (``table.json``: boards, pieces,
+stacks of tiles, drawn as the build draws them) at the cards' scale on the table, or at one smaller
+scale for the whole kit when a board would not fit the paper (the summary says which). Art components
+too large for the page are scaled to fit, with a note. Same inputs, same bytes: the PDF's dates and
+ID are fixed.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from PIL import Image
 
 from tts_builder.art.pipeline import ArtManifest, Picture, render_game_art
 from tts_builder.art.render import trim
+from tts_builder.save import TableLayout
 from tts_builder.errors import InputError
 from tts_builder.fileio import atomic_write_bytes
 
@@ -41,7 +45,18 @@ MARGIN_MM = 7.0  # room for the crop marks; most printers print from about 4 mm 
 MARK_GAP_MM = 1.0  # between a card's edge and its crop mark
 MARK_LEN_MM = 5.0
 MARK_WIDTH_MM = 0.2
+DEFAULT_MM_PER_UNIT = 25.4  # a table unit when no card gives the scale (TTS units are about an inch)
 _FIXED_DATE = datetime(2000, 1, 1, tzinfo=timezone.utc)  # the PDF's dates: same inputs, same bytes
+
+
+@dataclass(frozen=True)
+class KitImage:
+    """One picture of the table kit (a board, a piece face), by its file name in ``images/``."""
+
+    name: str
+
+
+Art = Picture | KitImage
 
 
 @dataclass(frozen=True)
@@ -50,8 +65,8 @@ class PrintCard:
 
     card_id: str
     deck: str
-    face: Picture
-    back: Picture | None
+    face: Art
+    back: Art | None
     size_mm: tuple[float, float]
 
 
@@ -83,8 +98,10 @@ class PrintResult:
     pages: int
     front_pages: int
     cards: int
+    kit: int  # boards, pieces and tiles of the table kit
     pngs: int
     scaled: tuple[str, ...]  # cards printed smaller than life: they do not fit on the paper
+    kit_scale: float  # the kit's size against the cards' scale on the table (1.0: the same)
 
 
 def print_cards(manifest: ArtManifest) -> list[PrintCard]:
@@ -128,7 +145,7 @@ def plan_pages(cards: Sequence[PrintCard], paper: tuple[float, float], *, backs:
             cuts_y = tuple(top + r * h for r in range(used_rows + 1))
             grid = (left, top, left + used_cols * w, top + used_rows * h)
             pages.append(Page("fronts", slots, cuts_x, cuts_y, grid))
-            if backs:  # mirrored left-right: after a flip on the long edge each back lies behind its front
+            if backs and any(c.back is not None for c in chunk):  # mirrored left-right: after a flip on the long edge each back lies behind its front
                 pages.append(Page("backs", tuple(Slot(pw - s.x - s.w, s.y, s.w, s.h, s.card) for s in slots),
                                   tuple(sorted(pw - x for x in cuts_x)), cuts_y,
                                   (pw - grid[2], grid[1], pw - grid[0], grid[3])))
@@ -140,7 +157,27 @@ def _latin1(text: str) -> str:
     return text.encode("latin-1", "replace").decode("latin-1")
 
 
-def write_pdf(pages: Sequence[Page], paper: tuple[float, float], picture: Callable[[Picture], Image.Image],
+def kit_cards(layout: TableLayout, mm_per_unit: float, paper: tuple[float, float],
+              margin: float = MARGIN_MM) -> tuple[list[PrintCard], float]:
+    """The table kit (boards, pieces, stacks of tiles) as things to print, and the mm per table unit
+    they are printed at: the cards' scale (``mm_per_unit``), or smaller where a board would not fit
+    the paper, the same for the whole kit so that the pieces still fit the board's cells."""
+    scale = mm_per_unit
+    for board in layout.boards:
+        scale = min(scale, (paper[0] - 2 * margin) / board.size[0], (paper[1] - 2 * margin) / board.size[1])
+    cards = [PrintCard(f"board-{b.name}", "kit", KitImage(b.image), None, (b.size[0] * scale, b.size[1] * scale))
+             for b in layout.boards]
+    for piece in layout.pieces:
+        back = KitImage(piece.image(1)) if len(piece.faces) > 1 else None
+        cards.append(PrintCard(piece.id, "kit", KitImage(piece.image(0)), back, (piece.size * scale,) * 2))
+    for st in layout.stacks:
+        back = KitImage(st.image(1)) if len(st.faces) > 1 else None
+        cards += [PrintCard(f"{st.name}-{n + 1}", "kit", KitImage(st.image(0)), back, (st.size * scale,) * 2)
+                  for n in range(st.count)]
+    return cards, scale
+
+
+def write_pdf(pages: Sequence[Page], paper: tuple[float, float], picture: Callable[[Art], Image.Image],
               *, title: str, paper_name: str) -> bytes:
     """The PDF's bytes: each card's picture at its size, crop marks, a footer line per page."""
     from fpdf import FPDF
@@ -206,9 +243,12 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     if paper_name not in PAPERS:
         raise InputError(f"--paper {paper_name}: expected one of {', '.join(PAPERS)}")
     import rules
+    from tts_builder.build import load_table_layout
+    from tts_builder.tablemat import render_kit_images
 
     out_root = Path(out_root)
     manifest = render_game_art(game_id, out_root)
+    layout = load_table_layout(game_id)
     cache = out_root / game_id / "art-cache"
     folder = out_root / game_id / "print"
     trimmed: dict[str, Image.Image] = {}
@@ -220,15 +260,29 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
                 full[pic.digest] = img.convert("RGB")
         return full[pic.digest]
 
-    def picture(pic: Picture) -> Image.Image:  # one object per render: fpdf2 embeds it once
+    kit: dict[str, Image.Image] = {}
+    for name, data in render_kit_images(layout).items():
+        with Image.open(io.BytesIO(data)) as img:
+            if img.mode == "RGBA":  # a token TTS cuts out: on white paper
+                kit[name] = Image.alpha_composite(Image.new("RGBA", img.size, "white"), img).convert("RGB")
+            else:
+                kit[name] = img.convert("RGB")
+
+    def picture(pic: Art) -> Image.Image:  # one object per render: fpdf2 embeds it once
+        if isinstance(pic, KitImage):
+            return kit[pic.name]
         if pic.digest not in trimmed:
             trimmed[pic.digest] = trim(render(pic), pic.layout, pic.dpi)
         return trimmed[pic.digest]
 
+    paper = PAPERS[paper_name]
     cards = print_cards(manifest)
+    # the kit at the cards' scale on the table: a card's art width (mm) over its width in table units
+    mm_per_unit = cards[0].size_mm[0] / layout.card.size[0] if cards else DEFAULT_MM_PER_UNIT
+    kit_list, kit_scale = kit_cards(layout, mm_per_unit, paper)
+    cards += kit_list
     if not cards:
         raise InputError(f"{game_id}: the art has no cards or components to print")
-    paper = PAPERS[paper_name]
     pages, scaled = plan_pages(cards, paper, backs=backs)
     title = rules.get_game(game_id).name
     pdf_path = folder / f"{game_id}-{paper_name}.pdf"
@@ -239,30 +293,34 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     encoded: dict[str, bytes] = {}
     written: set[str] = set()
 
-    def write_png(name: str, pic: Picture) -> None:
-        if pic.digest not in encoded:
-            encoded[pic.digest] = _png(render(pic), pic.dpi)
-        data = encoded[pic.digest]
+    def write_png(name: str, pic: Art, size_mm: tuple[float, float]) -> None:
+        key = pic.name if isinstance(pic, KitImage) else pic.digest
+        if key not in encoded:
+            img = picture(pic) if isinstance(pic, KitImage) else render(pic)
+            dpi = img.width * 25.4 / size_mm[0] if isinstance(pic, KitImage) else pic.dpi
+            encoded[key] = _png(img, dpi)
+        data = encoded[key]
         path = png_folder / name
         written.add(name)
         if path.is_file() and hashlib.sha256(path.read_bytes()).digest() == hashlib.sha256(data).digest():
             return
         atomic_write_bytes(path, data)
 
-    shared_backs = {c.deck: c.back for c in cards if c.back is not None and
+    shared_backs = {c.deck for c in cards if c.back is not None and
                     all(o.back == c.back for o in cards if o.deck == c.deck)}
     for card in cards:
-        write_png(f"{card.card_id}.png", card.face)
+        write_png(f"{card.card_id}.png", card.face, card.size_mm)
         if card.back is not None and card.deck not in shared_backs:
-            write_png(f"{card.card_id}-back.png", card.back)
-    for deck, back in shared_backs.items():
-        if back is not None:
-            write_png(f"{deck}-back.png", back)
+            write_png(f"{card.card_id}-back.png", card.back, card.size_mm)
+    for card in cards:
+        if card.back is not None and card.deck in shared_backs and f"{card.deck}-back.png" not in written:
+            write_png(f"{card.deck}-back.png", card.back, card.size_mm)
     for stale in sorted(png_folder.glob("*.png")):
         if stale.name not in written:
             stale.unlink()
-    return PrintResult(pdf_path, len(pages), sum(p.side == "fronts" for p in pages), len(cards), len(written),
-                       tuple(scaled))
+    return PrintResult(pdf_path, len(pages), sum(p.side == "fronts" for p in pages), len(cards) - len(kit_list),
+                       len(kit_list), len(written), tuple(scaled),
+                       kit_scale / mm_per_unit if kit_list else 1.0)
 
 
 def print_command(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: bool = True) -> int:
@@ -271,7 +329,11 @@ def print_command(game_id: str, out_root: Path, paper_name: str = "a4", *, backs
     paper = PAPER_NAMES[paper_name]
     sides = (f"{result.front_pages} of fronts, each followed by its backs for duplex (flip on the long edge)"
              if backs else "fronts only")
-    print(f"{game_id}: {result.cards} cards on {result.pages} {paper} page(s) ({sides}) -> {result.pdf}")
+    kit = ""
+    if result.kit:
+        kit = f" and {result.kit} board(s)/piece(s)" + (
+            f" (at {result.kit_scale:.0%} of the cards' table scale, to fit the paper)" if result.kit_scale < 1 else "")
+    print(f"{game_id}: {result.cards} card(s){kit} on {result.pages} {paper} page(s) ({sides}) -> {result.pdf}")
     print(f"{result.pngs} PNG(s) at the render resolution, bleed included -> {result.pdf.parent / 'png'}")
     if result.scaled:
         print(f"note: {len(result.scaled)} component(s) larger than the page printed smaller than life: "
