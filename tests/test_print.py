@@ -3,6 +3,7 @@ one PNG per card, made from the art pipeline's own renders, byte-identical on a 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -138,6 +139,10 @@ def test_the_table_kit_is_printed_at_one_scale_that_fits(tmp_path: Path, capsys:
     from tts_builder.build import load_table_layout
     from tts_builder.printplay import kit_cards
 
+    assert main(["print", "obren-buttons", "--out", str(tmp_path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["cards"], report["kit"], report["pages"]) == (1, 17, 5)
+    assert report["kit_scale"] == pytest.approx((196 / 12) / (63 / 2.2), abs=1e-4)  # board fills A4's width
     assert main(["print", "obren-buttons", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "1 card(s) and 17 board(s)/piece(s) (at 57% of the cards' table scale, to fit the paper)" in out

@@ -93,7 +93,7 @@ def cmd_print(args: argparse.Namespace) -> int:
     game_id = _game_arg(args.game)
     out = _out_dir(args.out)
     sweep_stale_temp(out / game_id)  # what a killed run left
-    return print_command(game_id, out, args.paper, backs=not args.no_backs)
+    return print_command(game_id, out, args.paper, backs=not args.no_backs, as_json=args.json)
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
@@ -301,6 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
     p.add_argument("--out", help="the build folder (default build/); files go to OUT/GAME/print/")
     p.add_argument("--no-backs", action="store_true", help="fronts only (default: each page's backs follow it)")
+    p.add_argument("--json", action="store_true", help="one JSON object: the files, pages and counts")
     p.set_defaults(func=cmd_print)
 
     p = sub.add_parser("completion", help="print a shell completion script (bash, zsh or tcsh)")

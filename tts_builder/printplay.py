@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -323,9 +324,18 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
                        kit_scale / mm_per_unit if kit_list else 1.0)
 
 
-def print_command(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: bool = True) -> int:
-    """Body of ``tts-builder print``: write the print folder, say what is in it, return 0."""
+def print_command(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: bool = True,
+                  as_json: bool = False) -> int:
+    """Body of ``tts-builder print``: write the print folder, say what is in it (``as_json``: one JSON
+    object), return 0."""
     result = print_game(game_id, out_root, paper_name, backs=backs)
+    if as_json:
+        print(json.dumps({"game": game_id, "paper": paper_name, "pdf": str(result.pdf), "pages": result.pages,
+                          "front_pages": result.front_pages, "cards": result.cards, "kit": result.kit,
+                          "kit_scale": round(result.kit_scale, 4), "pngs": result.pngs,
+                          "png_folder": str(result.pdf.parent / "png"), "scaled": list(result.scaled)},
+                         sort_keys=True))
+        return 0
     paper = PAPER_NAMES[paper_name]
     sides = (f"{result.front_pages} of fronts, each followed by its backs for duplex (flip on the long edge)"
              if backs else "fronts only")
