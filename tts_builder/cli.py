@@ -17,6 +17,7 @@ from typing import Any, Callable, NoReturn, Sequence
 import rules
 import rules.players
 from tts_builder import __version__
+from tts_builder.config import apply_config
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import MAX_JSON_DEPTH, parse_json_text, sweep_stale_temp
 from tts_builder.parallel import WorkerDied
@@ -75,11 +76,31 @@ def _progress(enabled: bool) -> Callable[[int, int], None] | None:
 # -- commands ---------------------------------------------------------------
 
 def cmd_games(args: argparse.Namespace) -> int:
-    for game in rules.all_games():
-        if args.json:
-            print(json.dumps(game.describe(), sort_keys=True))
-        else:
-            print(f"{game.id:18} {game.name} ({game.min_players}-{game.max_players} players)")
+    from tts_builder.clihelp import games_command
+
+    return games_command(args.game, options=args.options, as_json=args.json)
+
+
+def cmd_help(args: argparse.Namespace) -> int:
+    if args.game is None:
+        build_parser().print_help()
+        return 0
+    return cmd_games(argparse.Namespace(game=args.game, options=True, json=False))
+
+
+def cmd_print(args: argparse.Namespace) -> int:
+    from tts_builder.printplay import print_command
+
+    game_id = _game_arg(args.game)
+    out = _out_dir(args.out)
+    sweep_stale_temp(out / game_id)  # what a killed run left
+    return print_command(game_id, out, args.paper, backs=not args.no_backs, as_json=args.json)
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    from tts_builder.clihelp import completion_script
+
+    print(completion_script(build_parser(), args.shell), end="")
     return 0
 
 
@@ -210,13 +231,23 @@ def cmd_install(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="tts-builder", description=__doc__.splitlines()[0] if __doc__ else None)
+    from tts_builder.clihelp import SHELLS, epilog
+
+    parser = _Parser(prog="tts-builder", description=__doc__.splitlines()[0] if __doc__ else None,
+                     epilog=epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tts-builder {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("games", help="list the registered games")
+    p.add_argument("game", nargs="?", metavar="GAME", help="one game, with its options")
     p.add_argument("--json", action="store_true", help="one JSON object per game")
+    p.add_argument("--options", action="store_true",
+                   help="each game's options (defaults, allowed values) and seat counts")
     p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("help", help="this help, or a game's options and seat counts")
+    p.add_argument("game", nargs="?", metavar="GAME")
+    p.set_defaults(func=cmd_help)
 
     p = sub.add_parser("simulate", help="play complete games with simulated players, one transcript each")
     p.add_argument("game")
@@ -272,22 +303,34 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("build", help="build the TTS mod (save, thumbnail, images) of one or more games")
     p.add_argument("games", nargs="*", metavar="GAME")
     p.add_argument("--all", action="store_true", help="every registered game")
-    p.add_argument("--out", default="build", help="output folder (default build/); the mod goes to OUT/GAME/")
+    p.add_argument("--out", help="output folder (default build/); the mod goes to OUT/GAME/")
     p.add_argument("--base-url", metavar="URL",
                    help="image URLs become URL/GAME/images/FILE (default: file:/// paths, this computer only)")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("sheets", help="render a game's card sheets and thumbnail only")
     p.add_argument("game")
-    p.add_argument("--out", default="build", help="output folder (default build/); images go to OUT/GAME/images/")
+    p.add_argument("--out", help="output folder (default build/); images go to OUT/GAME/images/")
     p.set_defaults(func=cmd_sheets)
 
     p = sub.add_parser("install", help="copy a built mod into Tabletop Simulator's Saves folder")
     p.add_argument("game")
-    p.add_argument("--out", default="build", help="the folder the mod was built into (default build/)")
+    p.add_argument("--out", help="the folder the mod was built into (default build/)")
     p.add_argument("--tts-dir", metavar="DIR",
                    help="TTS's data folder, the one holding Saves/ (default: the platform's standard place)")
     p.set_defaults(func=cmd_install)
+
+    p = sub.add_parser("print", help="print-and-play: a PDF of every card at size with crop marks, a PNG per card")
+    p.add_argument("game")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
+    p.add_argument("--out", help="the build folder (default build/); files go to OUT/GAME/print/")
+    p.add_argument("--no-backs", action="store_true", help="fronts only (default: each page's backs follow it)")
+    p.add_argument("--json", action="store_true", help="one JSON object: the files, pages and counts")
+    p.set_defaults(func=cmd_print)
+
+    p = sub.add_parser("completion", help="print a shell completion script (bash, zsh or tcsh)")
+    p.add_argument("shell", choices=SHELLS)
+    p.set_defaults(func=cmd_completion)
     return parser
 
 
@@ -315,6 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     try:
         args = build_parser().parse_args(argv)
+        apply_config(args)  # settings file: fills what the command line left off
         code: int = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return code

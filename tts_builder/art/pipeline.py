@@ -101,6 +101,16 @@ class StandaloneArt:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """One cached render: ``art-cache/<digest>.png``, drawn at ``dpi`` with its bleed, and the layout
+    that says where the cut is (print-and-play prints these, not the scaled TTS sheets)."""
+
+    digest: str
+    layout: Layout
+    dpi: float
+
+
+@dataclass(frozen=True)
 class FileRecord:
     inputs: str  # digest of what the file was made from
     sha256: str  # digest of the file's bytes
@@ -115,6 +125,8 @@ class ArtManifest:
     rendered: int = field(compare=False)  # this run's counts: printed, kept out of the JSON (see to_json)
     reused: int = field(compare=False)
     files: Mapping[str, FileRecord] = field(default_factory=dict)
+    #: design or component key -> its face and back renders (this run's, like the counts: not in the JSON)
+    pictures: Mapping[str, tuple[Picture, Picture | None]] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (paths relative to the ``images/`` folder)."""
@@ -279,6 +291,10 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
     tts = source.tts
     empty = source.color(tts.empty_cell, "tts.empty_cell")
     faces: dict[str, CardJob] = {}  # design key -> face job (for the thumbnail)
+    pictures: dict[str, tuple[Picture, Picture | None]] = {}
+
+    def as_picture(job: CardJob) -> Picture:
+        return Picture(job.digest, job.layout, source.dpi)
 
     def picture(job: CardJob, size: tuple[int, int]) -> Image.Image:
         return scale_to(trim(cache.image(job.digest), job.layout, source.dpi), size)
@@ -337,6 +353,8 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
                 cards=plan.cards))
             for slot, key in enumerate(plan.cards):
                 slots[key] = CardSlot(n, slot)
+        for key, job in face_jobs.items():
+            pictures[key] = (as_picture(job), as_picture(single_back if single_back is not None else back_jobs[key]))
         decks[deck.key] = DeckArt(deck.key, deck.name, tuple(sheets), slots,
                                   {r.key: tuple(r.ids) for r in rows})
 
@@ -357,6 +375,7 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
             back_file = f"{row.key}-back.png"
             writer.image(back_file, {"back": back_job.digest, "size": size},
                          partial(picture, back_job, size))
+        pictures[row.key] = (as_picture(face_job), as_picture(back_job) if back_job else None)
         standalone[row.key] = StandaloneArt(row.key, row.kind, f"{row.key}.png", back_file, size[0], size[1],
                                             tuple(row.ids))
 
@@ -381,7 +400,8 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
             stale.unlink()
     cache.prune()
     manifest = ArtManifest(game_id=game_id, decks=decks, standalone=standalone, thumbnail=thumbnail,
-                           rendered=cache.rendered, reused=cache.reused, files=dict(sorted(writer.records.items())))
+                           rendered=cache.rendered, reused=cache.reused, files=dict(sorted(writer.records.items())),
+                           pictures=pictures)
     atomic_write_json(folder / MANIFEST, manifest.to_json())
     return manifest
 

@@ -1,0 +1,96 @@
+"""What the command line says about itself: --help lists the games and examples, games --options /
+help GAME list each game's options with defaults, allowed values and seat counts (from the game's
+metadata), and completion prints a shtab script that completes commands and game ids."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import rules
+from tts_builder.cli import main
+
+
+def test_help_lists_every_game_and_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    for game in rules.all_games():
+        assert game.id in out and game.name in out
+    assert "twin-tower-city    Twin Tower City (2, 4, 6 players)" in out
+    assert "examples:" in out and "tts-builder print two-and-two --paper letter" in out
+    assert "tts-builder.toml" in out
+    assert main(["help"]) == 0
+    assert capsys.readouterr().out == out
+
+
+@pytest.mark.parametrize("game", [g.id for g in rules.all_games()])
+def test_help_game_lists_options_defaults_values_and_seats(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    meta = rules.get_game(game)
+    assert main(["help", game]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{game}: {meta.name}\n")
+    assert f"seats: {', '.join(map(str, meta.seat_counts()))} player" in out
+    for name, default in meta.options.items():
+        line = next(l for l in out.splitlines() if l.strip().startswith(name + " "))
+        assert f"default {json.dumps(default)};" in line
+        assert line.endswith("takes " + ", ".join(json.dumps(v) for v in meta.option_values(name)))
+    assert main(["games", game]) == 0 and capsys.readouterr().out == out
+
+
+def test_games_options_json_matches_the_metadata(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games", "--options", "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(l)["id"] for l in lines] == [g.id for g in rules.all_games()]
+    for line in lines:
+        data = json.loads(line)
+        game = rules.get_game(data["id"])
+        assert data["seat_counts"] == list(game.seat_counts())
+        assert data["options"] == dict(game.options)
+        assert data["option_values"] == {n: list(game.option_values(n)) for n in game.options}
+
+
+def test_plain_games_list_is_unchanged_by_the_new_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "two-and-two        Two & Two (2 players)"
+
+
+def test_help_unknown_game_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["help", "chess"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown game 'chess'" in err
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "tcsh"])
+def test_completion_script_names_commands_and_games(shell: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["completion", shell]) == 0
+    out = capsys.readouterr().out
+    assert "print" in out and "twin-tower-city" in out and "--paper" in out
+
+
+def test_completion_bad_shell_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["completion", "fish"]) == 2
+    assert "invalid choice: 'fish'" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_bash_completion_completes_commands_and_game_ids(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["completion", "bash"]) == 0
+    script = tmp_path / "tts-builder.bash"
+    script.write_text(capsys.readouterr().out)
+
+    def complete(*words: str) -> list[str]:
+        line = " ".join(words)
+        probe = (f'source "{script}"; COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; COMP_LINE="{line}"; '
+                 'COMP_POINT=${#COMP_LINE}; _shtab_tts_builder; printf "%s\\n" "${COMPREPLY[@]}"')
+        done = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=30, check=True)
+        return sorted(done.stdout.split())
+
+    assert complete("tts-builder", "pr") == ["print"]
+    assert complete("tts-builder", "print", "tw") == ["twin-tower-city", "two-and-two", "two-by-two"]
+    assert complete("tts-builder", "print", "two-and-two", "--pa") == ["--paper"]

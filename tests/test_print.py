@@ -1,0 +1,162 @@
+"""tts-builder print: the print-and-play PDF (pages, paper size, crop-mark layout, duplex backs) and
+one PNG per card, made from the art pipeline's own renders, byte-identical on a second run."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from tts_builder.art import load_manifest
+from tts_builder.cli import main
+from tts_builder.printplay import PAPERS, PrintCard, plan_pages, print_cards
+from tts_builder.art.pipeline import Picture
+from tts_builder.art.source import Layout
+
+GAME = "two-and-two"  # 54 cards (50 in the deck, 4 examples), 63 x 88 mm, one shared back
+
+
+def _pdf_pages(path: Path) -> int:
+    return len(re.findall(rb"/Type /Page\b(?!s)", path.read_bytes()))
+
+
+def _media_boxes(path: Path) -> set[tuple[float, float]]:
+    return {(float(w), float(h)) for w, h in re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", path.read_bytes())}
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("print")
+    assert main(["print", GAME, "--out", str(out)]) == 0
+    return out
+
+
+def test_a4_pdf_has_a_front_and_a_back_page_per_nine_cards(printed: Path) -> None:
+    pdf = printed / GAME / "print" / f"{GAME}-a4.pdf"
+    manifest = load_manifest(printed, GAME)
+    cards = sum(len(ids) for deck in manifest.decks.values() for ids in deck.copies.values())
+    assert cards == 54
+    assert _pdf_pages(pdf) == 2 * -(-cards // 9)  # 3 x 3 poker cards a page, each followed by its backs
+    assert _media_boxes(pdf) == {(595.28, 841.89)}  # A4 in points
+    # each distinct render is embedded once, however many copies and backs show it
+    distinct = {pic.digest for face, back in _pictures(printed).values() for pic in (face, back) if pic}
+    assert len(distinct) == 35  # 34 designs and the back both decks share
+    assert pdf.read_bytes().count(b"/Subtype /Image") == len(distinct)
+    assert b"/CreationDate (D:20000101000000Z" in pdf.read_bytes()
+
+
+def test_one_png_per_card_id_from_the_cached_render(printed: Path) -> None:
+    manifest = load_manifest(printed, GAME)
+    ids = {i for deck in manifest.decks.values() for copies in deck.copies.values() for i in copies}
+    folder = printed / GAME / "print" / "png"
+    names = {p.name for p in folder.iterdir()}
+    assert names == {f"{i}.png" for i in ids} | {"deck-back.png", "examples-back.png"}
+    face, _ = _pictures(printed)["c0001"]
+    with Image.open(folder / "c0001-2.png") as png, Image.open(printed / GAME / "art-cache" / f"{face.digest}.png") as render:
+        assert png.size == render.size == (814, 1109)  # 63 x 88 mm plus 3 mm bleed a side, at 300 dpi
+        assert png.convert("RGB").tobytes() == render.convert("RGB").tobytes()
+        assert round(png.info["dpi"][0]) == 300
+
+
+def _pictures(out: Path) -> dict[str, tuple[Picture, Picture | None]]:
+    """The render digests of this build (the manifest file does not keep them: render again, warm)."""
+    from tts_builder.art import render_game_art
+
+    return dict(render_game_art(GAME, out).pictures)
+
+
+def test_letter_fronts_only_and_byte_identical_rerun(printed: Path, tmp_path: Path) -> None:
+    stale = tmp_path / GAME / "print" / "png" / "gone.png"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"old")
+    for _ in range(2):
+        assert main(["print", GAME, "--paper", "letter", "--no-backs", "--out", str(tmp_path)]) == 0
+    pdf = tmp_path / GAME / "print" / f"{GAME}-letter.pdf"
+    assert _pdf_pages(pdf) == 6
+    assert _media_boxes(pdf) == {(612.0, 792.0)}  # 8.5 x 11 in
+    assert not stale.exists(), "a PNG of a card no longer in the game is removed"
+    # same inputs, same bytes: another folder, another run
+    assert main(["print", GAME, "--out", str(tmp_path / "again")]) == 0
+    assert (tmp_path / "again" / GAME / "print" / f"{GAME}-a4.pdf").read_bytes() == \
+        (printed / GAME / "print" / f"{GAME}-a4.pdf").read_bytes()
+    for png in (printed / GAME / "print" / "png").iterdir():
+        assert (tmp_path / "again" / GAME / "print" / "png" / png.name).read_bytes() == png.read_bytes()
+
+
+def _card(i: int, size: tuple[float, float] = (63.0, 88.0)) -> PrintCard:
+    layout = Layout("card", size, 3.0, 4.0, "white", {}, ())
+    return PrintCard(f"c{i}", "deck", Picture(f"f{i}", layout, 300.0), Picture("back", layout, 300.0), size)
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_plan_fills_pages_and_mirrors_backs(paper: str) -> None:
+    pw, ph = PAPERS[paper]
+    pages, scaled = plan_pages([_card(i) for i in range(10)], PAPERS[paper])
+    assert [p.side for p in pages] == ["fronts", "backs", "fronts", "backs"]
+    assert [len(p.slots) for p in pages] == [9, 9, 1, 1] and scaled == []
+    for page in pages:
+        for s in page.slots:  # inside the margin, at full size
+            assert s.x >= 7 and s.y >= 7 and s.x + s.w <= pw - 7 and s.y + s.h <= ph - 7
+            assert (s.w, s.h) == (63.0, 88.0)
+    fronts, backs = pages[0], pages[1]
+    for f, b in zip(fronts.slots, backs.slots):  # a long-edge flip puts each back behind its front
+        assert f.card is b.card and b.x == pytest.approx(pw - f.x - f.w) and b.y == f.y
+    assert len(fronts.cuts_x) == 4 and len(fronts.cuts_y) == 4  # crop marks on every cut line
+    assert len(pages[2].cuts_x) == 2 and len(pages[2].cuts_y) == 2
+
+
+def test_plan_groups_sizes_and_shrinks_what_does_not_fit() -> None:
+    board = _card(99, (400.0, 400.0))
+    pages, scaled = plan_pages([_card(1), board, _card(2)], PAPERS["a4"], backs=False)
+    assert [len(p.slots) for p in pages] == [2, 1]  # the two cards together, the board alone
+    assert scaled == ["c99"] and pages[1].slots[0].w == pytest.approx(196.0)
+
+
+def test_print_cards_counts_every_copy(printed: Path) -> None:
+    from tts_builder.art import render_game_art
+
+    cards = print_cards(render_game_art(GAME, printed))
+    assert len(cards) == 54 and len({c.card_id for c in cards}) == 54
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["print", "chess"], "unknown game 'chess'"),
+    (["print", GAME, "--paper", "a3"], "invalid choice: 'a3'"),
+])
+def test_print_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                     argv: list[str], expected: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and expected in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_table_kit_is_printed_at_one_scale_that_fits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tts_builder.build import load_table_layout
+    from tts_builder.printplay import kit_cards
+
+    assert main(["print", "obren-buttons", "--out", str(tmp_path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["cards"], report["kit"], report["pages"]) == (1, 17, 5)
+    assert report["kit_scale"] == pytest.approx((196 / 12) / (63 / 2.2), abs=1e-4)  # board fills A4's width
+    assert main(["print", "obren-buttons", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "1 card(s) and 17 board(s)/piece(s) (at 57% of the cards' table scale, to fit the paper)" in out
+    folder = tmp_path / "obren-buttons" / "print"
+    # the aid card and its back, the board alone (no back page), the 16 buttons and their backs
+    assert _pdf_pages(folder / "obren-buttons-a4.pdf") == 5
+    names = {p.name for p in (folder / "png").iterdir()}
+    assert {"aid.png", "aid-back.png", "board-board.png", "white-8.png", "black-1-back.png"} <= names
+    assert len(names) == 2 + 1 + 16 * 2
+    layout = load_table_layout("obren-buttons")
+    kit, scale = kit_cards(layout, 63 / 2.2, PAPERS["a4"])
+    board = next(c for c in kit if c.card_id == "board-board")
+    button = next(c for c in kit if c.card_id == "white-1")
+    assert board.size_mm[0] == pytest.approx(210 - 14)  # as large as the margin allows
+    assert button.size_mm[0] / board.size_mm[0] == pytest.approx(1.5 / 12)  # a button to the board as on the table
+    with Image.open(folder / "png" / "board-board.png") as png:
+        assert png.size[0] * 25.4 / png.info["dpi"][0] == pytest.approx(196, abs=0.5)  # says its printed size

@@ -1,0 +1,121 @@
+"""What the command line says about itself: the games and examples under ``--help``, each game's
+options (defaults, allowed values, seat counts) for ``games --options`` and ``help GAME``, and the
+shell completion scripts (shtab).
+
+Everything about a game comes from its metadata (:class:`rules.core.Game`: ``options``,
+``option_values``, ``seat_counts``): a sixth game shows up here with no change to this module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+import rules
+from tts_builder.errors import InputError, require_game
+
+SHELLS = ("bash", "zsh", "tcsh")
+
+EXAMPLES = """\
+examples:
+  tts-builder build --all                        build every mod into build/
+  tts-builder install two-and-two                copy the built save into TTS's Saves folder
+  tts-builder print two-and-two --paper letter   print-and-play PDF (crop marks) and one PNG per card
+  tts-builder games --options                    every game's options, defaults and seat counts
+  tts-builder simulate two-by-two --games 200 --players 3 --out sims
+  tts-builder validate sims/*.json               replay transcripts through the rules
+  tts-builder check-lua obren-buttons           the Lua rules agree with the Python ones
+  tts-builder completion bash > ~/.local/share/bash-completion/completions/tts-builder
+
+settings: tts-builder.toml, or [tool.tts-builder] in pyproject.toml, in the current folder:
+  base_url, tts_dir, out (the build folder); a flag on the command line wins.
+exit codes: 0 done, 1 the input was read and found wanting, 2 the input cannot be used."""
+
+
+def _seats(game: rules.Game) -> str:
+    counts = game.seat_counts()
+    text = ", ".join(map(str, counts))
+    return f"{text} player{'s' if counts != (1,) else ''}"
+
+
+def epilog() -> str:
+    """The games and the examples shown under ``tts-builder --help``."""
+    lines = ["games (tts-builder help GAME for a game's options):"]
+    lines += [f"  {game.id:18} {game.name} ({_seats(game)})" for game in rules.all_games()]
+    return "\n".join(lines) + "\n\n" + EXAMPLES
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value)
+
+
+def allowed_values(game: rules.Game, name: str) -> list[Any] | None:
+    """The values option ``name`` takes, or None when it is open (only its type is fixed)."""
+    default = game.options[name]
+    if name in game.option_choices or isinstance(default, bool):
+        return list(game.option_values(name))
+    return None
+
+
+def options_text(game: rules.Game) -> str:
+    """A game's seats and options in words, with an example; what ``help GAME`` prints."""
+    lines = [f"{game.id}: {game.name}", f"  seats: {_seats(game)} (simulate/check-lua --players N)"]
+    if not game.options:
+        lines.append("  options: none")
+    else:
+        lines.append("  options (--options '{\"name\": value}', JSON values):")
+        width = max(len(n) for n in game.options)
+        for name in sorted(game.options):
+            values = allowed_values(game, name)
+            allowed = (", ".join(map(_json, values)) if values is not None
+                       else f"any {type(game.options[name]).__name__}")
+            lines.append(f"    {name:{width}}  default {_json(game.options[name])}; takes {allowed}")
+        name = sorted(game.options)[0]
+        other = next((v for v in (allowed_values(game, name) or []) if v != game.options[name]), game.options[name])
+        lines.append(f"  example: tts-builder simulate {game.id} --games 100 --out sims "
+                     f"--options '{json.dumps({name: other})}'")
+    return "\n".join(lines)
+
+
+def options_json(game: rules.Game) -> dict[str, Any]:
+    """``games --json --options``: the game's description plus each option's allowed values (null: open)."""
+    return {**game.describe(), "option_values": {n: allowed_values(game, n) for n in sorted(game.options)}}
+
+
+def games_command(game_id: str | None, *, options: bool, as_json: bool) -> int:
+    """``tts-builder games [GAME] [--options] [--json]``."""
+    games = [require_game(game_id)] if game_id else list(rules.all_games())
+    detail = options or game_id is not None
+    for n, game in enumerate(games):
+        if as_json:
+            print(json.dumps(options_json(game) if detail else game.describe(), sort_keys=True))
+        elif detail:
+            print(("\n" if n else "") + options_text(game))
+        else:
+            print(f"{game.id:18} {game.name} ({_seats(game)})")
+    return 0
+
+
+def _game_positionals(parser: argparse.ArgumentParser) -> None:
+    """Give every GAME argument the registered ids as choices, for completion only (the real
+    parser leaves them open: an unknown game gets the error that names the known ones)."""
+    ids = [game.id for game in rules.all_games()]
+    for action in parser._actions:  # argparse has no public walk over its actions
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in set(action.choices.values()):
+                _game_positionals(sub)
+        elif not action.option_strings and action.dest in ("game", "games"):
+            action.choices = ids
+
+
+def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
+    """The completion script of ``parser`` for ``shell`` (bash, zsh or tcsh), by shtab."""
+    try:
+        import shtab
+    except ImportError:
+        raise InputError("completion needs the shtab package: pip install shtab") from None
+    if shell not in SHELLS:
+        raise InputError(f"completion {shell}: expected one of {', '.join(SHELLS)}")
+    _game_positionals(parser)
+    return str(shtab.complete(parser, shell=shell))

@@ -1,0 +1,351 @@
+"""Print-and-play: every card of a game at its physical size, on A4 or US Letter, with crop marks.
+
+``tts-builder print GAME`` writes into ``<out>/<game>/print/``:
+
+* ``<game>-<paper>.pdf``: the cards butted edge to edge in a grid centred on the page (as many as fit
+  inside a 7 mm margin: 3 x 3 poker-size cards on A4 and on Letter), crop marks in the margin on
+  every cut line, each page of fronts followed by a page of backs laid out mirror-wise, so that a
+  duplex print (flip on the long edge) puts every back behind its front (``--no-backs``: fronts only);
+* ``png/<card id>.png``: one picture per physical card at the render resolution (300 dpi), bleed
+  included (what a print shop asks for), ``png/<card id>-back.png`` where a deck has a back per card
+  and ``png/<deck>-back.png`` for a deck's shared back.
+
+The pictures are the art pipeline's own renders (``art-cache/``: the build's cache, rendered only if
+missing), cut at the layout's cut box for the PDF; the physical size is the layout's ``size_mm``
+in ``art_src/<game>/art.json``. After the cards comes the table kit (``table.json``: boards, pieces,
+stacks of tiles, drawn as the build draws them) at the cards' scale on the table, or at one smaller
+scale for the whole kit when a board would not fit the paper (the summary says which). Art components
+too large for the page are scaled to fit, with a note. Same inputs, same bytes: the PDF's dates and
+ID are fixed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from tts_builder.art.pipeline import ArtManifest, Picture, render_game_art
+from tts_builder.art.render import trim
+from tts_builder.save import TableLayout
+from tts_builder.errors import InputError
+from tts_builder.fileio import atomic_write_bytes
+
+#: paper name -> (width, height) in mm, portrait
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
+MARGIN_MM = 7.0  # room for the crop marks; most printers print from about 4 mm in
+MARK_GAP_MM = 1.0  # between a card's edge and its crop mark
+MARK_LEN_MM = 5.0
+MARK_WIDTH_MM = 0.2
+DEFAULT_MM_PER_UNIT = 25.4  # a table unit when no card gives the scale (TTS units are about an inch)
+_FIXED_DATE = datetime(2000, 1, 1, tzinfo=timezone.utc)  # the PDF's dates: same inputs, same bytes
+
+
+@dataclass(frozen=True)
+class KitImage:
+    """One picture of the table kit (a board, a piece face), by its file name in ``images/``."""
+
+    name: str
+
+
+Art = Picture | KitImage
+
+
+@dataclass(frozen=True)
+class PrintCard:
+    """One physical card (or component) to print."""
+
+    card_id: str
+    deck: str
+    face: Art
+    back: Art | None
+    size_mm: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where a card goes on a page, in mm from the page's top-left corner."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    card: PrintCard
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: fronts, or the backs of the fronts page before it (mirrored for a long-edge flip)."""
+
+    side: str  # "fronts" | "backs"
+    slots: tuple[Slot, ...]
+    cuts_x: tuple[float, ...]
+    cuts_y: tuple[float, ...]
+    grid: tuple[float, float, float, float]  # left, top, right, bottom of the cards
+
+
+@dataclass(frozen=True)
+class PrintResult:
+    pdf: Path
+    pages: int
+    front_pages: int
+    cards: int
+    kit: int  # boards, pieces and tiles of the table kit
+    pngs: int
+    scaled: tuple[str, ...]  # cards printed smaller than life: they do not fit on the paper
+    kit_scale: float  # the kit's size against the cards' scale on the table (1.0: the same)
+
+
+def print_cards(manifest: ArtManifest) -> list[PrintCard]:
+    """Every physical card of every deck, then every standalone component, in the manifest's order."""
+    cards: list[PrintCard] = []
+    for deck in manifest.decks.values():
+        for key, ids in deck.copies.items():
+            face, back = manifest.pictures[key]
+            cards += [PrintCard(i, deck.key, face, back, face.layout.size_mm) for i in ids]
+    for key, item in manifest.standalone.items():
+        face, back = manifest.pictures[key]
+        cards += [PrintCard(i, key, face, back, face.layout.size_mm) for i in item.copies]
+    return cards
+
+
+def plan_pages(cards: Sequence[PrintCard], paper: tuple[float, float], *, backs: bool = True,
+               margin: float = MARGIN_MM) -> tuple[list[Page], list[str]]:
+    """Lay the cards out: grouped by size (first come, first laid), as many per page as fit inside
+    the margin, the grid centred. Returns the pages and the ids of the cards scaled down to fit."""
+    pw, ph = paper
+    by_size: dict[tuple[float, float], list[PrintCard]] = {}
+    for card in cards:
+        by_size.setdefault(card.size_mm, []).append(card)
+    pages: list[Page] = []
+    scaled: list[str] = []
+    for (w, h), group in by_size.items():
+        scale = min(1.0, (pw - 2 * margin) / w, (ph - 2 * margin) / h)
+        if scale < 1.0:
+            scaled += [c.card_id for c in group]
+        w, h = w * scale, h * scale
+        cols = max(1, math.floor((pw - 2 * margin) / w + 1e-9))
+        rows = max(1, math.floor((ph - 2 * margin) / h + 1e-9))
+        per_page = cols * rows
+        for start in range(0, len(group), per_page):
+            chunk = group[start:start + per_page]
+            used_cols = min(cols, len(chunk))
+            used_rows = math.ceil(len(chunk) / cols)
+            left, top = (pw - cols * w) / 2, (ph - rows * h) / 2
+            slots = tuple(Slot(left + (i % cols) * w, top + (i // cols) * h, w, h, c) for i, c in enumerate(chunk))
+            cuts_x = tuple(left + c * w for c in range(used_cols + 1))
+            cuts_y = tuple(top + r * h for r in range(used_rows + 1))
+            grid = (left, top, left + used_cols * w, top + used_rows * h)
+            pages.append(Page("fronts", slots, cuts_x, cuts_y, grid))
+            if backs and any(c.back is not None for c in chunk):  # mirrored left-right: after a flip on the long edge each back lies behind its front
+                pages.append(Page("backs", tuple(Slot(pw - s.x - s.w, s.y, s.w, s.h, s.card) for s in slots),
+                                  tuple(sorted(pw - x for x in cuts_x)), cuts_y,
+                                  (pw - grid[2], grid[1], pw - grid[0], grid[3])))
+    return pages, scaled
+
+
+def _latin1(text: str) -> str:
+    """The PDF's built-in font takes Latin-1 only."""
+    return text.encode("latin-1", "replace").decode("latin-1")
+
+
+def kit_cards(layout: TableLayout, mm_per_unit: float, paper: tuple[float, float],
+              margin: float = MARGIN_MM) -> tuple[list[PrintCard], float]:
+    """The table kit (boards, pieces, stacks of tiles) as things to print, and the mm per table unit
+    they are printed at: the cards' scale (``mm_per_unit``), or smaller where a board would not fit
+    the paper, the same for the whole kit so that the pieces still fit the board's cells."""
+    scale = mm_per_unit
+    for board in layout.boards:
+        scale = min(scale, (paper[0] - 2 * margin) / board.size[0], (paper[1] - 2 * margin) / board.size[1])
+    cards = [PrintCard(f"board-{b.name}", "kit", KitImage(b.image), None, (b.size[0] * scale, b.size[1] * scale))
+             for b in layout.boards]
+    for piece in layout.pieces:
+        back = KitImage(piece.image(1)) if len(piece.faces) > 1 else None
+        cards.append(PrintCard(piece.id, "kit", KitImage(piece.image(0)), back, (piece.size * scale,) * 2))
+    for st in layout.stacks:
+        back = KitImage(st.image(1)) if len(st.faces) > 1 else None
+        cards += [PrintCard(f"{st.name}-{n + 1}", "kit", KitImage(st.image(0)), back, (st.size * scale,) * 2)
+                  for n in range(st.count)]
+    return cards, scale
+
+
+def write_pdf(pages: Sequence[Page], paper: tuple[float, float], picture: Callable[[Art], Image.Image],
+              *, title: str, paper_name: str) -> bytes:
+    """The PDF's bytes: each card's picture at its size, crop marks, a footer line per page."""
+    from fpdf import FPDF
+
+    pdf = FPDF(unit="mm", format=paper)
+    pdf.set_creation_date(_FIXED_DATE)
+    pdf.set_title(_latin1(f"{title} print-and-play"))
+    pdf.set_creator("tts-builder")
+    pdf.set_auto_page_break(False)
+    pdf.set_margins(0, 0, 0)
+    fronts = sum(p.side == "fronts" for p in pages)
+    front_no = 0
+    for page in pages:
+        pdf.add_page()
+        front_no += page.side == "fronts"
+        for slot in page.slots:
+            pic = slot.card.face if page.side == "fronts" else slot.card.back
+            if pic is not None:
+                pdf.image(picture(pic), x=slot.x, y=slot.y, w=slot.w, h=slot.h)
+        pdf.set_draw_color(0, 0, 0)
+        pdf.set_line_width(MARK_WIDTH_MM)
+        left, top, right, bottom = page.grid
+        for x in page.cuts_x:
+            pdf.line(x, top - MARK_GAP_MM, x, max(0.0, top - MARK_GAP_MM - MARK_LEN_MM))
+            pdf.line(x, bottom + MARK_GAP_MM, x, min(paper[1], bottom + MARK_GAP_MM + MARK_LEN_MM))
+        for y in page.cuts_y:
+            pdf.line(left - MARK_GAP_MM, y, max(0.0, left - MARK_GAP_MM - MARK_LEN_MM), y)
+            pdf.line(right + MARK_GAP_MM, y, min(paper[0], right + MARK_GAP_MM + MARK_LEN_MM), y)
+        what = (f"fronts {front_no}/{fronts}, print at 100%" if page.side == "fronts"
+                else f"backs of fronts {front_no}/{fronts}, flip on the long edge")
+        _footer(pdf, f"{title}: {what}", page, paper)
+    return bytes(pdf.output())
+
+
+def _footer(pdf: Any, text: str, page: Page, paper: tuple[float, float]) -> None:
+    """A small grey line under the cards, between the first two bottom crop marks (the marks are
+    left clear), shrunk to fit there."""
+    width = (page.cuts_x[1] - page.cuts_x[0] if len(page.cuts_x) > 1 else paper[0]) - 2 * MARK_GAP_MM - 4
+    size = 6.0
+    pdf.set_font("helvetica", size=size)
+    text = _latin1(text)
+    while pdf.get_string_width(text) > width and size > 4:
+        size -= 0.5
+        pdf.set_font("helvetica", size=size)
+    while pdf.get_string_width(text) > width and len(text) > 1:
+        text = text[:-1]
+    pdf.set_text_color(90, 90, 90)
+    baseline = min(page.grid[3] + 4.0, paper[1] - 1.0)
+    pdf.text(page.cuts_x[0] + MARK_GAP_MM + 2, baseline, text)
+
+
+def _png(img: Image.Image, dpi: float) -> bytes:
+    """Deterministic PNG carrying its resolution (a print shop reads the size from it)."""
+    buf = io.BytesIO()
+    clean = img.copy()
+    clean.info = {}
+    clean.save(buf, format="PNG", compress_level=6, optimize=False, dpi=(dpi, dpi))
+    return buf.getvalue()
+
+
+def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: bool = True) -> PrintResult:
+    """Render (or reuse) the game's art and write its print folder; see the module docstring."""
+    if paper_name not in PAPERS:
+        raise InputError(f"--paper {paper_name}: expected one of {', '.join(PAPERS)}")
+    import rules
+    from tts_builder.build import load_table_layout
+    from tts_builder.tablemat import render_kit_images
+
+    out_root = Path(out_root)
+    manifest = render_game_art(game_id, out_root)
+    layout = load_table_layout(game_id)
+    cache = out_root / game_id / "art-cache"
+    folder = out_root / game_id / "print"
+    trimmed: dict[str, Image.Image] = {}
+    full: dict[str, Image.Image] = {}
+
+    def render(pic: Picture) -> Image.Image:
+        if pic.digest not in full:
+            with Image.open(cache / f"{pic.digest}.png") as img:
+                full[pic.digest] = img.convert("RGB")
+        return full[pic.digest]
+
+    kit: dict[str, Image.Image] = {}
+    for name, data in render_kit_images(layout).items():
+        with Image.open(io.BytesIO(data)) as img:
+            if img.mode == "RGBA":  # a token TTS cuts out: on white paper
+                kit[name] = Image.alpha_composite(Image.new("RGBA", img.size, "white"), img).convert("RGB")
+            else:
+                kit[name] = img.convert("RGB")
+
+    def picture(pic: Art) -> Image.Image:  # one object per render: fpdf2 embeds it once
+        if isinstance(pic, KitImage):
+            return kit[pic.name]
+        if pic.digest not in trimmed:
+            trimmed[pic.digest] = trim(render(pic), pic.layout, pic.dpi)
+        return trimmed[pic.digest]
+
+    paper = PAPERS[paper_name]
+    cards = print_cards(manifest)
+    # the kit at the cards' scale on the table: a card's art width (mm) over its width in table units
+    mm_per_unit = cards[0].size_mm[0] / layout.card.size[0] if cards else DEFAULT_MM_PER_UNIT
+    kit_list, kit_scale = kit_cards(layout, mm_per_unit, paper)
+    cards += kit_list
+    if not cards:
+        raise InputError(f"{game_id}: the art has no cards or components to print")
+    pages, scaled = plan_pages(cards, paper, backs=backs)
+    title = rules.get_game(game_id).name
+    pdf_path = folder / f"{game_id}-{paper_name}.pdf"
+    atomic_write_bytes(pdf_path, write_pdf(pages, paper, picture, title=title,
+                                           paper_name=PAPER_NAMES[paper_name]))
+
+    png_folder = folder / "png"
+    encoded: dict[str, bytes] = {}
+    written: set[str] = set()
+
+    def write_png(name: str, pic: Art, size_mm: tuple[float, float]) -> None:
+        key = pic.name if isinstance(pic, KitImage) else pic.digest
+        if key not in encoded:
+            img = picture(pic) if isinstance(pic, KitImage) else render(pic)
+            dpi = img.width * 25.4 / size_mm[0] if isinstance(pic, KitImage) else pic.dpi
+            encoded[key] = _png(img, dpi)
+        data = encoded[key]
+        path = png_folder / name
+        written.add(name)
+        if path.is_file() and hashlib.sha256(path.read_bytes()).digest() == hashlib.sha256(data).digest():
+            return
+        atomic_write_bytes(path, data)
+
+    shared_backs = {c.deck for c in cards if c.back is not None and
+                    all(o.back == c.back for o in cards if o.deck == c.deck)}
+    for card in cards:
+        write_png(f"{card.card_id}.png", card.face, card.size_mm)
+        if card.back is not None and card.deck not in shared_backs:
+            write_png(f"{card.card_id}-back.png", card.back, card.size_mm)
+    for card in cards:
+        if card.back is not None and card.deck in shared_backs and f"{card.deck}-back.png" not in written:
+            write_png(f"{card.deck}-back.png", card.back, card.size_mm)
+    for stale in sorted(png_folder.glob("*.png")):
+        if stale.name not in written:
+            stale.unlink()
+    return PrintResult(pdf_path, len(pages), sum(p.side == "fronts" for p in pages), len(cards) - len(kit_list),
+                       len(kit_list), len(written), tuple(scaled),
+                       kit_scale / mm_per_unit if kit_list else 1.0)
+
+
+def print_command(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: bool = True,
+                  as_json: bool = False) -> int:
+    """Body of ``tts-builder print``: write the print folder, say what is in it (``as_json``: one JSON
+    object), return 0."""
+    result = print_game(game_id, out_root, paper_name, backs=backs)
+    if as_json:
+        print(json.dumps({"game": game_id, "paper": paper_name, "pdf": str(result.pdf), "pages": result.pages,
+                          "front_pages": result.front_pages, "cards": result.cards, "kit": result.kit,
+                          "kit_scale": round(result.kit_scale, 4), "pngs": result.pngs,
+                          "png_folder": str(result.pdf.parent / "png"), "scaled": list(result.scaled)},
+                         sort_keys=True))
+        return 0
+    paper = PAPER_NAMES[paper_name]
+    sides = (f"{result.front_pages} of fronts, each followed by its backs for duplex (flip on the long edge)"
+             if backs else "fronts only")
+    kit = ""
+    if result.kit:
+        kit = f" and {result.kit} board(s)/piece(s)" + (
+            f" (at {result.kit_scale:.0%} of the cards' table scale, to fit the paper)" if result.kit_scale < 1 else "")
+    print(f"{game_id}: {result.cards} card(s){kit} on {result.pages} {paper} page(s) ({sides}) -> {result.pdf}")
+    print(f"{result.pngs} PNG(s) at the render resolution, bleed included -> {result.pdf.parent / 'png'}")
+    if result.scaled:
+        print(f"note: {len(result.scaled)} component(s) larger than the page printed smaller than life: "
+              f"{', '.join(result.scaled[:5])}{' ...' if len(result.scaled) > 5 else ''}")
+    return 0
