@@ -20,6 +20,7 @@ from tts_builder import __version__
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import MAX_JSON_DEPTH, parse_json_text, sweep_stale_temp
 from tts_builder.parallel import WorkerDied
+from tts_builder.progress import Progress, progress_mode
 
 
 class _Parser(argparse.ArgumentParser):
@@ -59,16 +60,9 @@ def _game_arg(game_id: str) -> str:
     return require_game(game_id).id
 
 
-def _progress(enabled: bool) -> Callable[[int, int], None] | None:
-    if not enabled:
-        return None
-
-    def show(done: int, total: int) -> None:
-        sys.stderr.write(f"\r{done}/{total}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-    return show
+def _add_quiet(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress on stderr (results on stdout are the same)")
 
 
 # -- commands ---------------------------------------------------------------
@@ -105,9 +99,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     jobs = _jobs_arg(args.jobs)
     out = _out_dir(args.out)
     sweep_stale_temp(out, recursive=False)  # what a killed run left
-    paths = simulate(game_id, args.games, args.seed, out, policy=args.policy,
-                     options=_options_arg(args.options), num_players=_players_arg(args.players),
-                     progress=_progress(sys.stderr.isatty()), jobs=jobs)
+    with Progress("simulate", args.games, "games", mode=progress_mode(args.quiet)) as shown:
+        paths = simulate(game_id, args.games, args.seed, out, policy=args.policy,
+                         options=_options_arg(args.options), num_players=_players_arg(args.players),
+                         progress=shown.callback(), jobs=jobs)
     print(f"wrote {len(paths)} transcript(s) to {args.out}")
     print(_outcome_tally(paths))
     return 0
@@ -131,8 +126,10 @@ def _jobs_arg(jobs: int | None) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     from tts_builder.validate import Report, batch_exit_code, batch_tally, validate_batch
 
-    entries = validate_batch(args.files, lenient=args.lenient, players=_players_arg(args.players),
-                             options=_options_arg(args.options) or None, jobs=_jobs_arg(args.jobs))
+    players, options, jobs = _players_arg(args.players), _options_arg(args.options) or None, _jobs_arg(args.jobs)
+    with Progress("validate", len(args.files), "files", mode=progress_mode(args.quiet)) as shown:
+        entries = validate_batch(args.files, lenient=args.lenient, players=players, options=options, jobs=jobs,
+                                 progress=shown.callback())
     if args.json:
         print(json.dumps([e.to_json() for e in entries], sort_keys=True))
     else:
@@ -160,10 +157,12 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
         raise InputError(f"--games must be at least 1, not {args.games}")
     if args.mutants < 0:
         raise InputError(f"--mutants must be at least 0, not {args.mutants}")
-    report = check_lua(game_id, args.games, args.seed, policy=args.policy, mutants_per_move=args.mutants,
-                       progress=_progress(sys.stderr.isatty()), players=_players_arg(args.players),
-                       options=_options_arg(args.options) if args.options is not None else None,
-                       jobs=_jobs_arg(args.jobs))
+    players = _players_arg(args.players)
+    options = _options_arg(args.options) if args.options is not None else None
+    jobs = _jobs_arg(args.jobs)
+    with Progress("check-lua", args.games, "games", mode=progress_mode(args.quiet)) as shown:
+        report = check_lua(game_id, args.games, args.seed, policy=args.policy, mutants_per_move=args.mutants,
+                           progress=shown.callback(), players=players, options=options, jobs=jobs)
     print(report.summary())
     return 0 if report.agree else 1
 
@@ -172,7 +171,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from tts_builder.build import build_command
 
     return build_command(args.games, all_games=args.all, out_root=_out_dir(args.out), base_url=args.base_url,
-                         progress=sys.stderr.isatty())
+                         progress=progress_mode(args.quiet))
 
 
 def cmd_sheets(args: argparse.Namespace) -> int:
@@ -214,6 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, help="seat count (default: the game's for the options)")
     p.add_argument("--jobs", type=int, help="worker processes (default: the machine's cores); "
                    "the output is the same for any number")
+    _add_quiet(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("validate", help="replay transcripts (or TTS saves carrying one) through the rules")
@@ -225,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--options", help="require these option values, a JSON object (a check, not an override)")
     p.add_argument("--jobs", type=int, help="worker processes (default: the machine's cores); "
                    "the output is the same for any number")
+    _add_quiet(p)
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("schema-check", help="check a TTS save against the save schema and deck rules")
@@ -243,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--options", help="game options as a JSON object (default: every option value in turn)")
     p.add_argument("--jobs", type=int, help="worker processes (default: the machine's cores); "
                    "the output is the same for any number")
+    _add_quiet(p)
     p.set_defaults(func=cmd_check_lua)
 
     p = sub.add_parser("build", help="build the TTS mod (save, thumbnail, images) of one or more games")
@@ -251,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="build", help="output folder (default build/); the mod goes to OUT/GAME/")
     p.add_argument("--base-url", metavar="URL",
                    help="image URLs become URL/GAME/images/FILE (default: file:/// paths, this computer only)")
+    _add_quiet(p)
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("sheets", help="render a game's card sheets and thumbnail only")

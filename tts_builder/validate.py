@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, judge_apply
 from tts_builder.errors import InputError
@@ -279,11 +279,18 @@ def _validate_entry(job: tuple[str | Path, bool, int | None, Mapping[str, Any] |
 
 
 def validate_batch(paths: Iterable[str | Path], *, lenient: bool = False, players: int | None = None,
-                   options: Mapping[str, Any] | None = None, jobs: int = 1) -> list[Report | Unusable]:
+                   options: Mapping[str, Any] | None = None, jobs: int = 1,
+                   progress: Callable[[int, int], None] | None = None) -> list[Report | Unusable]:
     """One entry per file, in order: a :class:`Report`, or :class:`Unusable` with the one-line error.
-    ``jobs`` worker processes share the files; the entries are the same whatever the number."""
+    ``jobs`` worker processes share the files; the entries are the same whatever the number.
+    ``progress(done, total)`` is called after each file."""
     work = [(path, lenient, players, options) for path in paths]
-    return list(ordered_map(_validate_entry, work, jobs))
+    entries: list[Report | Unusable] = []
+    for entry in ordered_map(_validate_entry, work, jobs):
+        entries.append(entry)
+        if progress:
+            progress(len(entries), len(work))
+    return entries
 
 
 def batch_exit_code(entries: Iterable[Report | Unusable]) -> int:
