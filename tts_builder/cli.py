@@ -190,8 +190,12 @@ def cmd_install(args: argparse.Namespace) -> int:
     from tts_builder.install import install_command
 
     game_id = _game_arg(args.game)
+    if args.replace and args.saved_object:
+        raise InputError("install: --replace and --saved-object do not go together (a saved object is always "
+                         "replaced in place)")
     return install_command(game_id, out_root=_out_dir(args.out),
-                           tts_dir=_out_dir(args.tts_dir, "--tts-dir") if args.tts_dir else None)
+                           tts_dir=_out_dir(args.tts_dir, "--tts-dir") if args.tts_dir else None,
+                           replace=args.replace, as_saved_object=args.saved_object)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -266,6 +270,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="build", help="the folder the mod was built into (default build/)")
     p.add_argument("--tts-dir", metavar="DIR",
                    help="TTS's data folder, the one holding Saves/ (default: the platform's standard place)")
+    p.add_argument("--replace", action="store_true",
+                   help="overwrite the save slot of this game's earlier install instead of taking a new TS_Save_N")
+    p.add_argument("--saved-object", action="store_true",
+                   help="install the game's components as one bag in Saves/Saved Objects/ (without the rules script)")
     p.set_defaults(func=cmd_install)
     return parser
 
