@@ -198,6 +198,12 @@ def cmd_install(args: argparse.Namespace) -> int:
                            replace=args.replace, as_saved_object=args.saved_object)
 
 
+def cmd_push(args: argparse.Namespace) -> int:
+    from tts_builder.push import push_command
+
+    return push_command(_game_arg(args.game), out_root=Path(args.out), port=args.port)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tts-builder", description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--version", action="version", version=f"tts-builder {__version__}")
@@ -275,6 +281,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--saved-object", action="store_true",
                    help="install the game's components as one bag in Saves/Saved Objects/ (without the rules script)")
     p.set_defaults(func=cmd_install)
+
+    p = sub.add_parser("push", help="send a built game's Lua and XmlUI to a running TTS (Save & Play, no new save)")
+    p.add_argument("game")
+    p.add_argument("--out", default="build", help="the folder the mod was built into (default build/)")
+    p.add_argument("--port", type=int, default=39999, help="TTS's External Editor API port (default 39999)")
+    p.set_defaults(func=cmd_push)
     return parser
 
 
