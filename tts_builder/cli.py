@@ -168,7 +168,19 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from tts_builder.build import build_command
+    from tts_builder.build import build_command, check_base_url
+
+    if args.push and not args.watch:
+        raise InputError("build: --push goes with --watch (after a single build, run `tts-builder push GAME`)")
+    if args.watch:
+        from tts_builder.watch import watch_command
+
+        if args.all and args.games:
+            raise InputError("build: give game ids or --all, not both")
+        games = rules.game_ids() if args.all else [_game_arg(g) for g in dict.fromkeys(args.games)]
+        if args.base_url is not None:
+            check_base_url(args.base_url)
+        return watch_command(games, out_root=_out_dir(args.out), base_url=args.base_url, push=args.push)
 
     return build_command(args.games, all_games=args.all, out_root=_out_dir(args.out), base_url=args.base_url,
                          progress=progress_mode(args.quiet))
@@ -263,6 +275,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="build", help="output folder (default build/); the mod goes to OUT/GAME/")
     p.add_argument("--base-url", metavar="URL",
                    help="image URLs become URL/GAME/images/FILE (default: file:/// paths, this computer only)")
+    p.add_argument("--watch", action="store_true",
+                   help="build, then rebuild on every change to the rules, art, templates or code (Ctrl-C stops)")
+    p.add_argument("--push", action="store_true",
+                   help="with --watch: send each good rebuild's scripts to a running TTS (as `push`)")
     _add_quiet(p)
     p.set_defaults(func=cmd_build)
 
