@@ -153,3 +153,29 @@ def test_build_heartbeat_names_the_step_and_quiet_silences_it(tmp_path, capsys, 
     assert main(["build", "two-and-two", "--out", str(out), "--quiet"]) == 0
     quiet = capsys.readouterr()
     assert "build:" not in quiet.err and quiet.out.startswith("two-and-two: ")
+
+
+def test_on_a_terminal_output_lines_stay_on_stdout_whole(capsys):
+    """rich must not take over stdout (it would send it to stderr, wrapped at the terminal's width)."""
+    err = Terminal()
+    long_line = "two-and-two: " + "x" * 300
+    with Progress("build", 2, "games", stream=err) as shown:
+        shown.note("two-and-two: art")
+        shown.echo(long_line)
+        print("a plain print")
+        shown.echo("a warning", err)
+        shown.advance()
+    assert capsys.readouterr().out == long_line + "\na plain print\n"
+    text = err.getvalue()
+    assert "x" * 50 not in text and "a warning\n" in text
+    # the live line is erased before the warning and drawn again after it
+    before, after = text.split("a warning\n")
+    assert before.endswith("\r\x1b[2K") and "1/2" in after
+
+
+def test_echo_without_a_terminal_is_a_plain_print(capsys):
+    err = io.StringIO()
+    with Progress("build", 1, "games", stream=err, mode="plain") as shown:
+        shown.echo("summary")
+        shown.echo("note", err)
+    assert capsys.readouterr().out == "summary\n" and err.getvalue() == "note\n"

@@ -399,17 +399,17 @@ def _build_one(game_id: str, out_root: Path, base_url: str | None, shown: Progre
         result = build_game(game_id, out_root, base_url=base_url, progress=lambda msg: shown.note(f"{game_id}: {msg}"))
     except BuildCheckFailed as exc:
         for problem in exc.problems:
-            print(f"{game_id}: {problem}", file=sys.stderr)
-        print(f"tts-builder: {exc}", file=sys.stderr)
+            shown.echo(f"{game_id}: {problem}", sys.stderr)
+        shown.echo(f"tts-builder: {exc}", sys.stderr)
         return 1
-    print(_summary(result, time.perf_counter() - start))
+    shown.echo(_summary(result, time.perf_counter() - start))
     local = [w for w in result.warnings if "local file URL" in w.message]
     for warning in result.warnings:
         if warning not in local:
-            print(f"{game_id}: {warning}", file=sys.stderr)
+            shown.echo(f"{game_id}: {warning}", sys.stderr)
     if local:
-        print(f"{game_id}: {len(local)} image URL(s) are local file:/// paths: the mod loads on this computer "
-              f"only (use --base-url URL and upload {out_root} there to share it)", file=sys.stderr)
+        shown.echo(f"{game_id}: {len(local)} image URL(s) are local file:/// paths: the mod loads on this computer "
+                   f"only (use --base-url URL and upload {out_root} there to share it)", sys.stderr)
     return 0
 
 

@@ -79,6 +79,7 @@ class Progress:
         self._last = 0.0
         self._rich: Any = None
         self._task: Any = None
+        self._drawn = float("-inf")
 
     # -- the context ---------------------------------------------------------
 
@@ -95,6 +96,7 @@ class Progress:
         from rich.console import Console
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RichProgress, ProgressColumn,
                                    Task, TextColumn, TimeRemainingColumn)
+        from rich.table import Column
         from rich.text import Text
 
         class RateColumn(ProgressColumn):
@@ -105,9 +107,14 @@ class Progress:
                 return Text("" if speed is None else _rate_text(speed), style="progress.data.speed")
 
         console = Console(file=self.stream, stderr=self.stream is sys.stderr)
+        # No stdout redirection (rich would send stdout through the stderr console, wrapped) and no
+        # refresh thread: the line is redrawn by update()/note(), so echo() can print between redraws.
         self._rich = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                   TextColumn(self.unit), RateColumn(), TimeRemainingColumn(),
-                                  TextColumn("{task.fields[detail]}"), console=console, transient=True)
+                                  TextColumn("{task.fields[detail]}",
+                                             table_column=Column(no_wrap=True, overflow="ellipsis")),
+                                  console=console, transient=True, auto_refresh=False,
+                                  redirect_stdout=False, redirect_stderr=False)
         self._rich.start()
         self._task = self._rich.add_task(self.label, total=self.total or None, detail="")
 
@@ -133,6 +140,7 @@ class Progress:
         self.done = done
         if self.mode == "tty" and self._rich is not None:
             self._rich.update(self._task, completed=done, detail=self.detail)
+            self._redraw()
         elif self.mode == "plain":
             self._maybe_heartbeat()
 
@@ -141,8 +149,29 @@ class Progress:
         self.detail = detail
         if self.mode == "tty" and self._rich is not None:
             self._rich.update(self._task, detail=detail)
+            self._redraw()
         elif self.mode == "plain":
             self._maybe_heartbeat()
+
+    def echo(self, text: str, file: TextIO | None = None) -> None:
+        """Print a line of the command's own output (``file``, default stdout) while progress
+        shows: on a terminal the live line is erased first and drawn again below it."""
+        out = sys.stdout if file is None else file
+        if self._rich is not None:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+            print(text, file=out, flush=True)
+            self._rich.refresh()
+            self._drawn = self.clock()
+        else:
+            print(text, file=out)
+
+    def _redraw(self) -> None:
+        """Draw the live line again, at most ten times a second."""
+        now = self.clock()
+        if now - self._drawn >= 0.1 or self.done >= self.total:
+            self._drawn = now
+            self._rich.refresh()
 
     def callback(self) -> Callable[[int, int], None]:
         """A ``progress(done, total)`` function for the engines' loops."""
