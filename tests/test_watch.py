@@ -151,3 +151,31 @@ def test_real_watchfiles_run_rebuilds_on_a_write_and_stops_on_the_event(tmp_path
         loop.join(timeout=30)
     assert not loop.is_alive()
     assert lines[-1] == "stopped watching"
+
+
+def test_the_command_wires_the_games_out_and_push_into_the_loop(tmp_path, monkeypatch, capsys):
+    from tts_builder import watch
+
+    seen: dict = {}
+
+    def fake_rebuild(argv, after=None):
+        seen["argv"], seen["after"] = argv, after
+        return lambda: Outcome(True, ("built",))
+
+    def fake_changes(roots, wanted, stop=None):
+        seen["roots"], seen["wanted"] = roots, wanted
+        return [{(2, str(ART / "two-and-two" / "art.json"))}, {(2, str(ART / "smitten-2" / "art.json"))}]
+
+    monkeypatch.setattr(watch, "subprocess_rebuild", fake_rebuild)
+    monkeypatch.setattr(watch, "watch_changes", fake_changes)
+    out = tmp_path / "out"
+    assert cli.main(["build", "two-and-two", "--watch", "--push", "--out", str(out)]) == 0
+    assert seen["argv"] == ["two-and-two", "--out", str(out)] and seen["after"] is not None
+    assert seen["roots"] == ROOTS and not seen["wanted"](out / "two-and-two" / "two-and-two.json")
+    printed = capsys.readouterr().out.splitlines()
+    assert printed.count("built") == 2 and printed[-1] == "stopped watching"  # smitten-2's change: no rebuild
+    # --push after a good rebuild: a game TTS cannot be reached for is one line, and the watch goes on
+    lines = seen["after"]()
+    assert len(lines) == 1 and lines[0].startswith("two-and-two: not pushed: ")
+    assert cli.main(["build", "--all", "--watch", "--out", str(out)]) == 0
+    assert seen["argv"] == ["--all", "--out", str(out)] and seen["after"] is None

@@ -180,7 +180,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         games = rules.game_ids() if args.all else [_game_arg(g) for g in dict.fromkeys(args.games)]
         if args.base_url is not None:
             check_base_url(args.base_url)
-        return watch_command(games, out_root=_out_dir(args.out), base_url=args.base_url, push=args.push)
+        return watch_command(games, out_root=_out_dir(args.out), base_url=args.base_url, push=args.push,
+                             all_games=args.all)
 
     return build_command(args.games, all_games=args.all, out_root=_out_dir(args.out), base_url=args.base_url,
                          progress=progress_mode(args.quiet))

@@ -177,13 +177,15 @@ def watch_changes(roots: list[Path], wanted: Callable[[str], bool],
                             raise_interrupt=False)
 
 
-def watch_command(game_ids: list[str], *, out_root: Path, base_url: str | None, push: bool) -> int:
-    """Body of ``tts-builder build GAME... --watch [--push]``."""
+def watch_command(game_ids: list[str], *, out_root: Path, base_url: str | None, push: bool,
+                  all_games: bool = False) -> int:
+    """Body of ``tts-builder build GAME... --watch [--push]`` (``--all``: every game that can be built)."""
     if not game_ids:
         raise InputError("build --watch: name the games to rebuild")
     roots = watched_roots()
     wanted = ChangeFilter(skip_folders(game_ids, out_root))
-    argv = [*game_ids, "--out", str(out_root), *(["--base-url", base_url] if base_url else [])]
+    which = ["--all"] if all_games else game_ids  # --all skips, with a note, a game not ready yet
+    argv = [*which, "--out", str(out_root), *(["--base-url", base_url] if base_url else [])]
 
     def push_all() -> list[str]:
         from tts_builder.push import push as push_game
