@@ -28,3 +28,12 @@ def tts_save_fixtures(shared_dir: Path) -> list[Path]:
     if not saves:
         pytest.skip("no TTS save fixtures in the shared folder")
     return saves
+
+
+@pytest.fixture(autouse=True)
+def _no_heartbeat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No progress heartbeat in tests unless a test asks for one: on a loaded machine a build
+    can pass the 5 s interval, and tests that count stderr lines would then see an extra line."""
+    from tts_builder import progress
+
+    monkeypatch.setattr(progress, "HEARTBEAT_SECONDS", float("inf"))

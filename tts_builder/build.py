@@ -54,6 +54,7 @@ from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import (TEMP_PREFIX, atomic_write_bytes, atomic_write_json, parse_json_text,
                                 sweep_stale_temp, temp_path_in)
 from tts_builder.lualint import lint_lua
+from tts_builder.progress import Mode, Progress
 from tts_builder.save import (LAYOUT_FILE, MAT_IMAGE, TableLayout, TablePlan, build_save, image_names,
                               parse_table_layout, plan_table, table_context)
 from tts_builder.savecheck import ERROR, Problem, check_save
@@ -384,13 +385,6 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
 # --------------------------------------------------------------------------- the command
 
 
-def _tty_progress(game_id: str) -> Say:
-    def say(msg: str) -> None:
-        sys.stderr.write(f"\r\033[K{game_id}: {msg}")
-        sys.stderr.flush()
-    return say
-
-
 def _summary(result: BuildResult, seconds: float) -> str:
     return (f"{result.game_id}: {result.save_path} ({result.objects} objects, {result.cards} cards, "
             f"{result.save_bytes / 1024:.0f} KB), {result.thumbnail_path.name}, {len(result.images)} images "
@@ -398,9 +392,31 @@ def _summary(result: BuildResult, seconds: float) -> str:
             f"({seconds:.1f} s)")
 
 
+def _build_one(game_id: str, out_root: Path, base_url: str | None, shown: Progress) -> int:
+    """Build one game of ``build_command`` and print its outcome: 0 built, 1 the save failed its check."""
+    start = time.perf_counter()
+    try:
+        result = build_game(game_id, out_root, base_url=base_url, progress=lambda msg: shown.note(f"{game_id}: {msg}"))
+    except BuildCheckFailed as exc:
+        for problem in exc.problems:
+            shown.echo(f"{game_id}: {problem}", sys.stderr)
+        shown.echo(f"tts-builder: {exc}", sys.stderr)
+        return 1
+    shown.echo(_summary(result, time.perf_counter() - start))
+    local = [w for w in result.warnings if "local file URL" in w.message]
+    for warning in result.warnings:
+        if warning not in local:
+            shown.echo(f"{game_id}: {warning}", sys.stderr)
+    if local:
+        shown.echo(f"{game_id}: {len(local)} image URL(s) are local file:/// paths: the mod loads on this computer "
+                   f"only (use --base-url URL and upload {out_root} there to share it)", sys.stderr)
+    return 0
+
+
 def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, base_url: str | None,
-                  progress: bool) -> int:
-    """Body of ``tts-builder build``: 0 when every game built, 1 when a save failed its check."""
+                  progress: Mode = "auto") -> int:
+    """Body of ``tts-builder build``: 0 when every game built, 1 when a save failed its check.
+    ``progress`` is how the games built so far and the current step show on stderr."""
     if all_games and game_ids:
         raise InputError("build: give game ids or --all, not both")
     if not all_games and not game_ids:
@@ -419,29 +435,8 @@ def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, b
     if not ids:
         raise InputError("build --all: no registered game can be built yet")
     worst = 0
-    for game_id in ids:
-        say = _tty_progress(game_id) if progress else None
-        start = time.perf_counter()
-        try:
-            result = build_game(game_id, out_root, base_url=base_url, progress=say)
-        except BuildCheckFailed as exc:
-            if progress:
-                sys.stderr.write("\r\033[K")
-            for problem in exc.problems:
-                print(f"{game_id}: {problem}", file=sys.stderr)
-            print(f"tts-builder: {exc}", file=sys.stderr)
-            worst = 1
-            continue
-        finally:
-            if progress:
-                sys.stderr.write("\r\033[K")
-                sys.stderr.flush()
-        print(_summary(result, time.perf_counter() - start))
-        local = [w for w in result.warnings if "local file URL" in w.message]
-        for warning in result.warnings:
-            if warning not in local:
-                print(f"{game_id}: {warning}", file=sys.stderr)
-        if local:
-            print(f"{game_id}: {len(local)} image URL(s) are local file:/// paths: the mod loads on this computer "
-                  f"only (use --base-url URL and upload {out_root} there to share it)", file=sys.stderr)
+    with Progress("build", len(ids), "games", mode=progress) as shown:
+        for game_id in ids:
+            worst = max(worst, _build_one(game_id, out_root, base_url, shown))
+            shown.advance()
     return worst

@@ -22,6 +22,7 @@ from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import MAX_JSON_DEPTH, parse_json_text, sweep_stale_temp
 from tts_builder.parallel import WorkerDied
 from tts_builder.sources import is_collection
+from tts_builder.progress import Progress, progress_mode
 
 
 class _Parser(argparse.ArgumentParser):
@@ -61,16 +62,9 @@ def _game_arg(game_id: str) -> str:
     return require_game(game_id).id
 
 
-def _progress(enabled: bool) -> Callable[[int, int], None] | None:
-    if not enabled:
-        return None
-
-    def show(done: int, total: int) -> None:
-        sys.stderr.write(f"\r{done}/{total}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-    return show
+def _add_quiet(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress on stderr (results on stdout are the same)")
 
 
 # -- commands ---------------------------------------------------------------
@@ -127,10 +121,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     jobs = _jobs_arg(args.jobs)
     out = _out_dir(args.out)
     sweep_stale_temp(out, recursive=False)  # what a killed run left
-    paths = simulate(game_id, args.games, args.seed, out, policy=args.policy,
-                     options=_options_arg(args.options), num_players=_players_arg(args.players),
-                     progress=_progress(sys.stderr.isatty()), jobs=jobs,
-                     scheduler=_scheduler_arg(args.scheduler))
+    with Progress("simulate", args.games, "games", mode=progress_mode(args.quiet)) as shown:
+        paths = simulate(game_id, args.games, args.seed, out, policy=args.policy,
+                         options=_options_arg(args.options), num_players=_players_arg(args.players),
+                         progress=shown.callback(), jobs=jobs, scheduler=_scheduler_arg(args.scheduler))
     print(f"wrote {len(paths)} transcript(s) to {args.out}")
     print(_outcome_tally(paths))
     return 0
@@ -159,15 +153,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
                             options=_options_arg(args.options) or None, jobs=_jobs_arg(args.jobs),
                             scheduler=scheduler)
     tally = Tally()
-    # streamed: a million transcripts print as they are judged, in order, in constant memory
-    for entry in entries:
-        tally.add(entry)
-        if args.json:  # byte for byte json.dumps of the whole list
-            sys.stdout.write(("[" if tally.files == 1 else ", ") + json.dumps(entry.to_json(), sort_keys=True))
-        elif isinstance(entry, Report):
-            print(entry.summary())
-        else:
-            print(f"tts-builder: {entry.error}", file=sys.stderr)
+    # streamed: a million transcripts print as they are judged, in order, in constant memory;
+    # a folder, zip or pattern has no count known beforehand (the progress line counts up)
+    known = 0 if any(is_collection(f) for f in args.files) else len(args.files)
+    with Progress("validate", known, "files", mode=progress_mode(args.quiet)) as shown:
+        for entry in entries:
+            tally.add(entry)
+            if args.json:  # byte for byte json.dumps of the whole list
+                sys.stdout.write(("[" if tally.files == 1 else ", ") + json.dumps(entry.to_json(), sort_keys=True))
+            elif isinstance(entry, Report):
+                shown.echo(entry.summary())
+            else:
+                shown.echo(f"tts-builder: {entry.error}", file=sys.stderr)
+            shown.update(tally.files)
     if args.json:
         sys.stdout.write("]\n" if tally.files else "[]\n")
     elif tally.files > 1 or any(is_collection(f) for f in args.files):
@@ -195,19 +193,36 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
         raise InputError(f"--games must be at least 1, not {args.games}")
     if args.mutants < 0:
         raise InputError(f"--mutants must be at least 0, not {args.mutants}")
-    report = check_lua(game_id, args.games, args.seed, policy=args.policy, mutants_per_move=args.mutants,
-                       progress=_progress(sys.stderr.isatty()), players=_players_arg(args.players),
-                       options=_options_arg(args.options) if args.options is not None else None,
-                       jobs=_jobs_arg(args.jobs), scheduler=_scheduler_arg(args.scheduler))
+    players = _players_arg(args.players)
+    options = _options_arg(args.options) if args.options is not None else None
+    jobs = _jobs_arg(args.jobs)
+    scheduler = _scheduler_arg(args.scheduler)
+    with Progress("check-lua", args.games, "games", mode=progress_mode(args.quiet)) as shown:
+        report = check_lua(game_id, args.games, args.seed, policy=args.policy, mutants_per_move=args.mutants,
+                           progress=shown.callback(), players=players, options=options, jobs=jobs,
+                           scheduler=scheduler)
     print(report.summary())
     return 0 if report.agree else 1
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from tts_builder.build import build_command
+    from tts_builder.build import build_command, check_base_url
+
+    if args.push and not args.watch:
+        raise InputError("build: --push goes with --watch (after a single build, run `tts-builder push GAME`)")
+    if args.watch:
+        from tts_builder.watch import watch_command
+
+        if args.all and args.games:
+            raise InputError("build: give game ids or --all, not both")
+        games = rules.game_ids() if args.all else [_game_arg(g) for g in dict.fromkeys(args.games)]
+        if args.base_url is not None:
+            check_base_url(args.base_url)
+        return watch_command(games, out_root=_out_dir(args.out), base_url=args.base_url, push=args.push,
+                             all_games=args.all)
 
     return build_command(args.games, all_games=args.all, out_root=_out_dir(args.out), base_url=args.base_url,
-                         progress=sys.stderr.isatty())
+                         progress=progress_mode(args.quiet))
 
 
 def cmd_sheets(args: argparse.Namespace) -> int:
@@ -226,8 +241,18 @@ def cmd_install(args: argparse.Namespace) -> int:
     from tts_builder.install import install_command
 
     game_id = _game_arg(args.game)
+    if args.replace and args.saved_object:
+        raise InputError("install: --replace and --saved-object do not go together (a saved object is always "
+                         "replaced in place)")
     return install_command(game_id, out_root=_out_dir(args.out),
-                           tts_dir=_out_dir(args.tts_dir, "--tts-dir") if args.tts_dir else None)
+                           tts_dir=_out_dir(args.tts_dir, "--tts-dir") if args.tts_dir else None,
+                           replace=args.replace, as_saved_object=args.saved_object)
+
+
+def cmd_push(args: argparse.Namespace) -> int:
+    from tts_builder.push import push_command
+
+    return push_command(_game_arg(args.game), out_root=Path(args.out), port=args.port)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -262,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on the Dask cluster at ADDRESS (tcp://host:8786) instead of local processes; "
                    "the output is the same")
+    _add_quiet(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("validate", help="replay transcripts (or TTS saves carrying one) through the rules")
@@ -277,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on the Dask cluster at ADDRESS (tcp://host:8786) instead of local processes; "
                    "the output is the same")
+    _add_quiet(p)
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("schema-check", help="check a TTS save against the save schema and deck rules")
@@ -298,6 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on the Dask cluster at ADDRESS (tcp://host:8786) instead of local processes; "
                    "the output is the same")
+    _add_quiet(p)
     p.set_defaults(func=cmd_check_lua)
 
     p = sub.add_parser("build", help="build the TTS mod (save, thumbnail, images) of one or more games")
@@ -306,6 +334,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="output folder (default build/); the mod goes to OUT/GAME/")
     p.add_argument("--base-url", metavar="URL",
                    help="image URLs become URL/GAME/images/FILE (default: file:/// paths, this computer only)")
+    p.add_argument("--watch", action="store_true",
+                   help="build, then rebuild on every change to the rules, art, templates or code (Ctrl-C stops)")
+    p.add_argument("--push", action="store_true",
+                   help="with --watch: send each good rebuild's scripts to a running TTS (as `push`)")
+    _add_quiet(p)
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("sheets", help="render a game's card sheets and thumbnail only")
@@ -318,6 +351,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="the folder the mod was built into (default build/)")
     p.add_argument("--tts-dir", metavar="DIR",
                    help="TTS's data folder, the one holding Saves/ (default: the platform's standard place)")
+    p.add_argument("--replace", action="store_true",
+                   help="overwrite the save slot of this game's earlier install instead of taking a new TS_Save_N")
+    p.add_argument("--saved-object", action="store_true",
+                   help="install the game's components as one bag in Saves/Saved Objects/ (without the rules script)")
     p.set_defaults(func=cmd_install)
 
     p = sub.add_parser("print", help="print-and-play: a PDF of every card at size with crop marks, a PNG per card")
@@ -331,6 +368,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("completion", help="print a shell completion script (bash, zsh or tcsh)")
     p.add_argument("shell", choices=SHELLS)
     p.set_defaults(func=cmd_completion)
+
+    p = sub.add_parser("push", help="send a built game's Lua and XmlUI to a running TTS (Save & Play, no new save)")
+    p.add_argument("game")
+    p.add_argument("--out", help="the folder the mod was built into (default build/)")
+    p.add_argument("--port", type=int, default=39999, help="TTS's External Editor API port (default 39999)")
+    p.set_defaults(func=cmd_push)
     return parser
 
 

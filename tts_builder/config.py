@@ -28,7 +28,7 @@ TABLE = "tool.tts-builder"
 KEYS: dict[str, str] = {"base_url": "a URL", "out": "a folder", "tts_dir": "a folder"}
 DEFAULTS: dict[str, str] = {"out": "build"}
 #: the commands whose options the file sets (another command's --out means something else)
-COMMANDS = frozenset({"build", "sheets", "install", "print"})
+COMMANDS = frozenset({"build", "sheets", "install", "print", "push"})
 
 
 @dataclass(frozen=True)

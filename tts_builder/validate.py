@@ -16,13 +16,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, judge_apply
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
-from tts_builder.sources import Source, expand_one
+from tts_builder.sources import Source, expand_one, is_collection
 from tts_builder.transcript import parse_transcript, split_move, unknown_fields
 
 SAVE_STATE_KEY = "transcript"
@@ -330,10 +330,19 @@ def iter_validate(args: Iterable[str | Path], *, lenient: bool = False, players:
 
 def validate_batch(paths: Iterable[str | Path], *, lenient: bool = False, players: int | None = None,
                    options: Mapping[str, Any] | None = None, jobs: int = 1,
-                   scheduler: str | None = None) -> list[Report | Unusable]:
-    """:func:`iter_validate` as a list."""
-    return list(iter_validate(paths, lenient=lenient, players=players, options=options, jobs=jobs,
-                              scheduler=scheduler))
+                   scheduler: str | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> list[Report | Unusable]:
+    """:func:`iter_validate` as a list; ``progress(done, total)`` after each file (``total`` 0
+    when an argument is a folder, a zip or a pattern, whose count is not known beforehand)."""
+    paths = list(paths)
+    total = 0 if any(is_collection(p) for p in paths) else len(paths)
+    entries: list[Report | Unusable] = []
+    for entry in iter_validate(paths, lenient=lenient, players=players, options=options, jobs=jobs,
+                               scheduler=scheduler):
+        entries.append(entry)
+        if progress:
+            progress(len(entries), total)
+    return entries
 
 
 class Tally:
