@@ -26,6 +26,8 @@ from typing import Any, Iterable, Mapping, Sequence
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
 TABLE_KINDS = ("cooperative", "solo")
+#: the figures of :func:`distribution`, in the order the report names them.
+STATS = ("min", "median", "mean", "p90", "max")
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
@@ -145,7 +147,8 @@ def build_report(transcripts: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         wins = sum(1 for r in table if _winners(r["result"]))
         scores = [r["result"]["score"] for r in table if isinstance(r["result"].get("score"), (int, float))
                   and not isinstance(r["result"].get("score"), bool)]
-        report["table"] = {**rate(wins, len(table)), "score": distribution(scores)}
+        report["table"] = {**rate(wins, len(table)), "score": distribution(scores),
+                           "score_histogram": histogram([round(x) for x in scores])}
     return report
 
 
@@ -247,7 +250,7 @@ def report_text(report: Mapping[str, Any]) -> str:
     for s in report.get("seats", []):
         policies = s["policies"]
         policy = (next(iter(policies)) if len(policies) == 1
-                  else ", ".join(f"{k} {v}" for k, v in policies.items()))
+                  else ", ".join(f"{k} {v}" for k, v in sorted(policies.items())))
         rows.append((f"seat {s['seat']}" + (f" ({policy})" if policy else ""), s))
     rows += [(f"side {s['side']}", s) for s in report.get("sides", [])]
     rows += [(f"policy {s['policy']}", s) for s in report.get("policies", [])]
@@ -264,11 +267,12 @@ def report_text(report: Mapping[str, Any]) -> str:
     if "table" in report:
         score = report["table"]["score"]
         if score:
-            lines.append("  score: " + ", ".join(f"{k} {v}" for k, v in score.items()))
+            lines.append("  score: " + ", ".join(f"{k} {score[k]}" for k in STATS))
     if report["reasons"]:
-        lines.append("  end reasons: " + ", ".join(f"{k} {v}" for k, v in report["reasons"].items()))
+        reasons = sorted(report["reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
+        lines.append("  end reasons: " + ", ".join(f"{k} {v}" for k, v in reasons))
     if report["length"]:
-        lines.append("  length in moves: " + ", ".join(f"{k} {v}" for k, v in report["length"].items()))
+        lines.append("  length in moves: " + ", ".join(f"{k} {report['length'][k]}" for k in STATS))
     return "\n".join(lines)
 
 
@@ -337,25 +341,32 @@ def chart_shapes(report: Mapping[str, Any]) -> tuple[int, int, list[Shape]]:
             x = BAR_X + BAR_W // 2
             shapes.append(("line", x, 74, x, y, c["even"], 1))
         y += 20
-    hist = report.get("length_histogram") or []
-    if hist:
-        shapes.append(("text", 20, y + 12, "game length (moves)", c["axis"], "start"))
-        y += 22
-        top = max(h["count"] for h in hist) or 1
-        height = 140
-        step = (WIDTH - 80) // len(hist)
-        base = y + height
-        shapes.append(("line", 40, base, 40 + step * len(hist), base, c["axis"], 1))
-        for i, h in enumerate(hist):
-            bh = round(height * h["count"] / top)
-            x = 40 + i * step
-            if bh:
-                shapes.append(("rect", x + 2, base - bh, step - 4, bh, c["hist"]))
-            shapes.append(("text", x + step // 2, base - bh - 4, str(h["count"]), c["text"], "middle"))
-            span = str(h["low"]) if h["low"] == h["high"] else f"{h['low']}-{h['high']}"
-            shapes.append(("text", x + step // 2, base + 16, span, c["axis"], "middle"))
-        y = base + 30
+    y = _histogram_shapes(shapes, report.get("length_histogram") or [], "game length (moves)", y)
+    y = _histogram_shapes(shapes, (report.get("table") or {}).get("score_histogram") or [], "score", y)
     return WIDTH, y, shapes
+
+
+def _histogram_shapes(shapes: list[Shape], hist: Sequence[Mapping[str, int]], title: str, y: int) -> int:
+    """A histogram of ``hist`` (from :func:`histogram`) below ``y``; the new bottom."""
+    if not hist:
+        return y
+    c = COLOURS
+    shapes.append(("text", 20, y + 12, title, c["axis"], "start"))
+    y += 22
+    top = max(h["count"] for h in hist) or 1
+    height = 140
+    step = (WIDTH - 80) // len(hist)
+    base = y + height
+    shapes.append(("line", 40, base, 40 + step * len(hist), base, c["axis"], 1))
+    for i, h in enumerate(hist):
+        bh = round(height * h["count"] / top)
+        x = 40 + i * step
+        if bh:
+            shapes.append(("rect", x + 2, base - bh, step - 4, bh, c["hist"]))
+        shapes.append(("text", x + step // 2, base - bh - 4, str(h["count"]), c["text"], "middle"))
+        span = str(h["low"]) if h["low"] == h["high"] else f"{h['low']}-{h['high']}"
+        shapes.append(("text", x + step // 2, base + 16, span, c["axis"], "middle"))
+    return base + 30
 
 
 def _esc(text: str) -> str:
