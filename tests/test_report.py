@@ -231,3 +231,18 @@ def test_report_refusals_are_one_line_exit_2(tmp_path, capsys):
         assert code == 2 and out == "" and words in err and err.count("\n") == 1, err
     code, out, _ = run(capsys, ["report", str(a), "--json"])
     assert code == 0 and json.loads(out)["games"] == 1
+
+
+def test_report_chart_option_writes_well_formed_svg(tmp_path, capsys):
+    import xml.etree.ElementTree as ET
+
+    games = tmp_path / "games"
+    games.mkdir()
+    for seed in range(3):
+        (games / f"g{seed}.json").write_text(json.dumps(play_game("twin-tower-city", seed, num_players=4)))
+    code, out, _ = run(capsys, ["report", str(games), "--chart", str(tmp_path / "chart")])
+    assert code == 0 and "side dark" in out and "side light" in out
+    root = ET.parse(tmp_path / "chart" / "report.svg").getroot()
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "twin-tower-city: 3 games" in texts and "side dark" in texts and "game length (moves)" in texts
+    assert (tmp_path / "chart" / "report.png").read_bytes().startswith(b"\x89PNG")

@@ -89,10 +89,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     jobs = _jobs_arg(args.jobs)
     out = _out_dir(args.out)
     sweep_stale_temp(out, recursive=False)  # what a killed run left
-    paths = simulate(game_id, args.games, args.seed, out, policy=args.policy,
+    paths = simulate(game_id, args.games, args.seed, out, policy=args.policy, swap=args.swap, vary=args.vary,
                      options=_options_arg(args.options), num_players=_players_arg(args.players),
-                     progress=_progress(sys.stderr.isatty()), jobs=jobs,
-                     swap=args.swap, vary=args.vary)
+                     progress=_progress(sys.stderr.isatty()), jobs=jobs)
     return _print_report(paths, as_json=args.json, chart=out,
                          heading=f"wrote {len(paths)} transcript(s) to {args.out}")
 

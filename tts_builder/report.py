@@ -310,7 +310,7 @@ def _rate_rows(report: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any], 
 
 def chart_shapes(report: Mapping[str, Any]) -> tuple[int, int, list[Shape]]:
     """The chart as (width, height, shapes): win rates as bars with their 95% interval as a
-    whisker, a dashed even line for two-seat games, then the histogram of game lengths."""
+    whisker, a red line at 50% for two seats or two sides, then the histogram of game lengths."""
     shapes: list[Shape] = []
     c = COLOURS
     game = report["game"] if isinstance(report["game"], str) else ", ".join(report["game"])
@@ -337,7 +337,7 @@ def chart_shapes(report: Mapping[str, Any]) -> tuple[int, int, list[Shape]]:
                 shapes.append(("line", hi, mid - 5, hi, mid + 5, c["axis"], 2))
                 shapes.append(("text", BAR_X + BAR_W + 10, y + 16, f"{100 * r['rate']:.1f}%", c["text"], "start"))
             y += ROW
-        if report.get("seat_counts") == [2] and "seats" in report:
+        if "seats" in report and (report.get("seat_counts") == [2] or len(report.get("sides", [])) == 2):
             x = BAR_X + BAR_W // 2
             shapes.append(("line", x, 74, x, y, c["even"], 1))
         y += 20
@@ -352,7 +352,7 @@ def _histogram_shapes(shapes: list[Shape], hist: Sequence[Mapping[str, int]], ti
         return y
     c = COLOURS
     shapes.append(("text", 20, y + 12, title, c["axis"], "start"))
-    y += 22
+    y += 36
     top = max(h["count"] for h in hist) or 1
     height = 140
     step = (WIDTH - 80) // len(hist)
