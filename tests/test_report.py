@@ -246,3 +246,10 @@ def test_report_chart_option_writes_well_formed_svg(tmp_path, capsys):
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
     assert "twin-tower-city: 3 games" in texts and "side dark" in texts and "game length (moves)" in texts
     assert (tmp_path / "chart" / "report.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_same_table_of_players_is_the_same_game():
+    assert play_game("two-and-two", 2, policy="random,random") == play_game("two-and-two", 2, policy="random")
+    assert play_game("two-and-two", 2, policy="heuristic , random") == play_game("two-and-two", 2,
+                                                                                 policy="heuristic,random")
+    assert variants("two-and-two", "heuristic,heuristic", None, None, swap=True) == [("heuristic", None)]

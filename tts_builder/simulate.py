@@ -29,6 +29,7 @@ def play_game(game_id: str, seed: int, *, policy: str = "heuristic",
     game = rules.get_game(game_id)
     state = game.new_state(seed=seed, options=options, num_players=num_players)
     seats = seat_policies(policy, state.num_players())
+    policy = canonical_policy(policy, seats)
     per_seat: str | tuple[str, ...] = policy if "," not in policy else seats
     transcript = new_transcript(game, state)
     transcript["source"] = {"tool": "tts-builder simulate", "seed": seed, "policy": policy,
@@ -48,6 +49,18 @@ def play_game(game_id: str, seed: int, *, policy: str = "heuristic",
     result = state.result()
     transcript["result"] = result.to_json() if result else None
     return transcript
+
+
+def canonical_policy(spec: str, seats: tuple[str, ...]) -> str:
+    """``spec`` without spaces, and one name when every seat plays it ("random,random" is
+    "random"): the same table of players is the same game.
+
+    >>> canonical_policy("heuristic, random", ("heuristic", "random")), canonical_policy("random,random", ("random",) * 2)
+    ('heuristic,random', 'random')
+    """
+    if "," not in spec:
+        return spec.strip()
+    return seats[0] if len(set(seats)) == 1 else ",".join(seats)
 
 
 def check_settings(game_id: str, options: dict[str, Any] | None, num_players: int | None) -> int:
@@ -95,11 +108,10 @@ def variants(game_id: str, policy: str, options: dict[str, Any] | None, num_play
     out: list[tuple[str, dict[str, Any] | None]] = []
     for opts in option_sets:
         seats = check_policy(policy, check_settings(game_id, opts, num_players))
-        specs = [policy]
+        specs = [canonical_policy(policy, seats)]
         if swap:
-            rotations = [seats[k:] + seats[:k] for k in range(len(seats))]
-            specs = [policy] + [",".join(r) for r in rotations[1:] if r != seats]
-            specs = list(dict.fromkeys(specs))
+            rotations = [seats[k:] + seats[:k] for k in range(1, len(seats))]
+            specs = list(dict.fromkeys(specs + [canonical_policy(",".join(r), r) for r in rotations if r != seats]))
         out += [(spec, opts) for spec in specs]
     return out
 
