@@ -223,7 +223,11 @@ def test_report_refusals_are_one_line_exit_2(tmp_path, capsys):
     b = tmp_path / "b.json"
     a.write_text(json.dumps(play_game("two-and-two", 1)))
     b.write_text(json.dumps(play_game("obren-buttons", 1)))
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "t.json").write_text(json.dumps({**play_game("two-and-two", 1), "moves": {}}))
     for argv, words in ((["report", str(not_transcript)], "not a transcript"),
+                        (["report", str(broken)], "t.json: field moves: expected a list"),
                         (["report", str(empty)], "no transcripts"),
                         (["report", str(tmp_path / "missing.json")], "no such file"),
                         (["report", str(a), str(b)], "2 games (obren-buttons, two-and-two)")):

@@ -441,7 +441,7 @@ def load_transcripts(items: Sequence[str | Path]) -> list[dict[str, Any]]:
             for child in sorted(path.glob("*.json")):
                 data = load_json_file(child)
                 if isinstance(data, dict) and data.get("format") == FORMAT:
-                    out.append(data)
+                    out.append(_usable(data, child))
                     found += 1
             if not found:
                 raise InputError(f"{path}: no transcripts (*.json) in this folder")
@@ -449,13 +449,21 @@ def load_transcripts(items: Sequence[str | Path]) -> list[dict[str, Any]]:
         data = load_json_file(path)
         if not (isinstance(data, dict) and data.get("format") == FORMAT):
             raise InputError(f"{path}: not a transcript (field format is not {FORMAT!r})")
-        if not isinstance(data.get("players"), list) or not isinstance(data.get("moves"), list):
-            raise InputError(f"{path}: field players/moves: expected lists")
-        out.append(data)
+        out.append(_usable(data, path))
     games = sorted({str(t.get("game")) for t in out})
     if len(games) > 1:
         raise InputError(f"the transcripts are of {len(games)} games ({', '.join(games)}): report one game at a time")
     return out
+
+
+def _usable(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """``data`` when its players and moves are lists, else InputError naming the file and field."""
+    from tts_builder.errors import InputError
+
+    for field in ("players", "moves"):
+        if not isinstance(data.get(field), list):
+            raise InputError(f"{path}: field {field}: expected a list")
+    return data
 
 
 def write_charts(report: Mapping[str, Any], folder: Path) -> list[Path]:
