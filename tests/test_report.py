@@ -65,7 +65,7 @@ def test_competitive_seats_draws_first_player_and_shared_wins():
     r = build_report(games)
     assert (r["games"], r["finished"], r["unfinished"]) == (5, 4, 1)
     assert [(s["wins"], s["games"]) for s in r["seats"]] == [(2, 4), (2, 4)]
-    assert (r["draws"]["wins"], r["draws"]["games"]) == (1, 4)
+    assert (r["draws"]["draws"], r["draws"]["games"]) == (1, 4)
     # the first mover won games 1, 2 (seat 1 moved first and won) and shared game 3
     assert (r["first_player"]["first"]["wins"], r["first_player"]["first"]["games"]) == (3, 4)
     assert (r["first_player"]["others"]["wins"], r["first_player"]["others"]["games"]) == (1, 4)
@@ -91,7 +91,7 @@ def test_sides_from_the_result_and_teams_without_sides():
              transcript(Result.draw(None, teams=True), seats=4)]
     r = build_report(teams)
     assert {s["side"]: (s["wins"], s["games"]) for s in r["sides"]} == {"blue": (2, 4), "red": (1, 4)}
-    assert [s["wins"] for s in r["seats"]] == [1, 2, 1, 2] and r["draws"]["wins"] == 1
+    assert [s["wins"] for s in r["seats"]] == [1, 2, 1, 2] and r["draws"]["draws"] == 1
 
 
 def test_cooperative_and_solo_success_and_scores():

@@ -49,11 +49,11 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def rate(wins: int, games: int) -> dict[str, Any]:
+def rate(wins: int, games: int, key: str = "wins") -> dict[str, Any]:
     """``{"games", "wins", "rate", "low", "high"}``: a rate with its 95% Wilson interval (rounded to
-    6 places so the JSON is stable); ``rate`` is null for no games."""
+    6 places so the JSON is stable); ``rate`` is null for no games. ``key`` names the count."""
     low, high = wilson(wins, games)
-    return {"games": games, "wins": wins, "rate": round(wins / games, 6) if games else None,
+    return {"games": games, key: wins, "rate": round(wins / games, 6) if games else None,
             "low": round(low, 6), "high": round(high, 6)}
 
 
@@ -202,17 +202,22 @@ def _versus(records: list[dict[str, Any]]) -> dict[str, Any]:
             t[0] += int(side in winning_sides)
             t[1] += 1
     out: dict[str, Any] = {
-        "draws": rate(draws, len(records)),
-        "seats": [{"seat": seat, **rate(*seat_tally[seat]),
+        "draws": rate(draws, len(records), "draws"),
+        "seats": [{"seat": seat, **_tally_rate(seat_tally[seat]),
                    "policies": dict(sorted(seat_policies.get(seat, {}).items()))} for seat in sorted(seat_tally)],
     }
     if side_tally:
-        out["sides"] = [{"side": side, **rate(*side_tally[side])} for side in sorted(side_tally)]
+        out["sides"] = [{"side": side, **_tally_rate(side_tally[side])} for side in sorted(side_tally)]
     if len(policy_tally) > 1:
-        out["policies"] = [{"policy": name, **rate(*policy_tally[name])} for name in sorted(policy_tally)]
+        out["policies"] = [{"policy": name, **_tally_rate(policy_tally[name])} for name in sorted(policy_tally)]
     if first[1]:
-        out["first_player"] = {"first": rate(*first), "others": rate(*rest)}
+        out["first_player"] = {"first": _tally_rate(first), "others": _tally_rate(rest)}
     return out
+
+
+def _tally_rate(tally: list[int]) -> dict[str, Any]:
+    """:func:`rate` of a ``[wins, games]`` tally."""
+    return rate(tally[0], tally[1])
 
 
 def histogram(values: Sequence[int], bins: int = 12) -> list[dict[str, int]]:
@@ -235,7 +240,8 @@ def _pct(x: float | None) -> str:
 
 
 def _rate_line(label: str, r: Mapping[str, Any], width: int = 22) -> str:
-    return (f"  {label:<{width}} {r['wins']:>6}/{r['games']:<6} {_pct(r['rate'])}"
+    count = r["wins"] if "wins" in r else r["draws"]
+    return (f"  {label:<{width}} {count:>6}/{r['games']:<6} {_pct(r['rate'])}"
             f"  [{_pct(r['low']).strip()} - {_pct(r['high']).strip()}]")
 
 
