@@ -207,6 +207,9 @@ def test_chart_draws_bars_with_intervals():
     (["simulate", "two-and-two", "--policy", "heuristic,random,random"], "--policy heuristic,random,random: 3 policies for 2 seats"),
     (["simulate", "two-and-two", "--policy", "smart"], "--policy smart: unknown policy 'smart'"),
     (["simulate", "two-and-two", "--vary", "colour"], "--vary colour: two-and-two has no such option"),
+    (["simulate", "twin-tower-city", "--players", "2", "--vary", "teams"], "--vary teams=true: --options/--players: team play"),
+    (["simulate", "smitten-2", "--vary", "difficulty", "--options", '{"difficulty": "hard"}', "--policy", "a,b"],
+     "--policy a,b: unknown seat policy 'a'"),
 ])
 def test_simulate_refusals_are_one_line_exit_2(tmp_path, capsys, argv, words):
     code, out, err = run(capsys, [*argv, "--games", "1", "--out", str(tmp_path / "o")])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any, Callable
@@ -107,7 +108,13 @@ def variants(game_id: str, policy: str, options: dict[str, Any] | None, num_play
         option_sets = [{**(options or {}), vary: value} for value in values]
     out: list[tuple[str, dict[str, Any] | None]] = []
     for opts in option_sets:
-        seats = check_policy(policy, check_settings(game_id, opts, num_players))
+        try:
+            seat_count = check_settings(game_id, opts, num_players)
+        except InputError as exc:
+            if vary is None or opts is None:
+                raise
+            raise InputError(f"--vary {vary}={json.dumps(opts[vary])}: {exc}") from None
+        seats = check_policy(policy, seat_count)
         specs = [canonical_policy(policy, seats)]
         if swap:
             rotations = [seats[k:] + seats[:k] for k in range(1, len(seats))]
@@ -127,7 +134,7 @@ def simulate(game_id: str, games: int, seed: int, out: Path, *, policy: str = "h
              options: dict[str, Any] | None = None, num_players: int | None = None,
              progress: Callable[[int, int], None] | None = None, jobs: int = 1,
              swap: bool = False, vary: str | None = None) -> list[Path]:
-    """Write ``games`` transcripts into ``out``; game i uses seed ``seed + i``.
+    """Write the transcripts of ``games`` seeds into ``out``; game i uses seed ``seed + i``.
     ``num_players`` None plays the game's default seat count for the options. ``jobs`` worker
     processes share the games; the files are the same whatever the number. With ``swap`` or
     ``vary`` each seed is played once per :func:`variants` entry (files ``GAME-SEED-K.json``)."""
