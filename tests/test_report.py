@@ -233,7 +233,7 @@ def test_report_refusals_are_one_line_exit_2(tmp_path, capsys):
                         (["report", str(broken)], "t.json: field moves: expected a list"),
                         (["report", str(empty)], "no transcripts"),
                         (["report", str(tmp_path / "missing.json")], "no such file"),
-                        (["report", str(a), str(b)], "2 games (obren-buttons, two-and-two)")):
+                        (["report", str(a), str(b)], "b.json: a game of obren-buttons, the others are of two-and-two")):
         code, out, err = run(capsys, argv)
         assert code == 2 and out == "" and words in err and err.count("\n") == 1, err
     code, out, _ = run(capsys, ["report", str(a), "--json"])

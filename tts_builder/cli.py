@@ -99,9 +99,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def _print_report(items: Sequence[str | Path], *, as_json: bool, chart: Path | None, heading: str = "") -> int:
     """The report over the transcripts ``items`` on stdout (one JSON object with ``as_json``),
     its chart written into ``chart``."""
-    from tts_builder.report import build_report, load_transcripts, report_text, write_charts
+    from tts_builder.report import build_report, iter_transcripts, report_text, write_charts
 
-    report = build_report(load_transcripts(items))
+    report = build_report(iter_transcripts(items))
     charts = write_charts(report, chart) if chart is not None else []
     if as_json:
         print(json.dumps(report, sort_keys=True))

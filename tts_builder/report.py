@@ -21,7 +21,7 @@ import io
 import math
 import statistics
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -432,14 +432,30 @@ def _sized_default_font() -> bool:
 # -- files ---------------------------------------------------------------------
 
 def load_transcripts(items: Sequence[str | Path]) -> list[dict[str, Any]]:
-    """The transcripts named by ``items``: files, or folders whose ``*.json`` transcripts are read
-    (other JSON there, such as a save, is passed over). InputError names a file that is not a
-    transcript, a folder without any, or games of more than one game."""
+    """:func:`iter_transcripts` as a list."""
+    return list(iter_transcripts(items))
+
+
+def iter_transcripts(items: Sequence[str | Path]) -> Iterator[dict[str, Any]]:
+    """The transcripts named by ``items``, one at a time (a report over many games holds only what
+    :func:`game_record` keeps): files, or folders whose ``*.json`` transcripts are read (other JSON
+    there, such as a save, is passed over). InputError names a file that is not a transcript, a
+    folder without any, or a second game."""
     from tts_builder.errors import InputError
     from tts_builder.fileio import load_json_file
     from tts_builder.transcript import FORMAT
 
-    out: list[dict[str, Any]] = []
+    first_game: str | None = None
+
+    def same_game(data: dict[str, Any], path: Path) -> dict[str, Any]:
+        nonlocal first_game
+        game = str(data.get("game"))
+        if first_game is None:
+            first_game = game
+        elif game != first_game:
+            raise InputError(f"{path}: a game of {game}, the others are of {first_game}: report one game at a time")
+        return _usable(data, path)
+
     for item in items:
         path = Path(item)
         if path.is_dir():
@@ -447,7 +463,7 @@ def load_transcripts(items: Sequence[str | Path]) -> list[dict[str, Any]]:
             for child in sorted(path.glob("*.json")):
                 data = load_json_file(child)
                 if isinstance(data, dict) and data.get("format") == FORMAT:
-                    out.append(_usable(data, child))
+                    yield same_game(data, child)
                     found += 1
             if not found:
                 raise InputError(f"{path}: no transcripts (*.json) in this folder")
@@ -455,11 +471,7 @@ def load_transcripts(items: Sequence[str | Path]) -> list[dict[str, Any]]:
         data = load_json_file(path)
         if not (isinstance(data, dict) and data.get("format") == FORMAT):
             raise InputError(f"{path}: not a transcript (field format is not {FORMAT!r})")
-        out.append(_usable(data, path))
-    games = sorted({str(t.get("game")) for t in out})
-    if len(games) > 1:
-        raise InputError(f"the transcripts are of {len(games)} games ({', '.join(games)}): report one game at a time")
-    return out
+        yield same_game(data, path)
 
 
 def _usable(data: dict[str, Any], path: Path) -> dict[str, Any]:
