@@ -49,7 +49,7 @@ def test_simulate_on_the_cluster_writes_the_same_files(scheduler: str, cluster: 
         assert _run(capsys, "simulate", game, "--games", "12", "--seed", "3", "--out", str(remote),
                     "--scheduler", scheduler)[0] == 0
         names = sorted(p.name for p in local.iterdir())
-        assert names == sorted(p.name for p in remote.iterdir()) and len(names) == 12
+        assert names == sorted(p.name for p in remote.iterdir()) and len(names) == 12 + 2  # and the chart
         for name in names:
             assert (local / name).read_bytes() == (remote / name).read_bytes(), name
     assert _batches_run(cluster) > before

@@ -298,4 +298,5 @@ def test_simulate_reports_the_win_rate(tmp_path, capsys):
     assert main(["simulate", "smitten-2", "--games", "6", "--seed", "0", "--out", str(tmp_path), "--players", "1"]) == 0
     out = capsys.readouterr().out
     wins = sum(json.loads(p.read_text())["result"]["outcome"] == "win" for p in tmp_path.glob("*.json"))
-    assert f"(win rate {100 * wins / 6:.1f}%)" in out and "outcomes: " in out
+    (line,) = [line for line in out.splitlines() if "table wins" in line]
+    assert f"{wins}/6" in line and f"{100 * wins / 6:.1f}%" in line

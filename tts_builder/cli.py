@@ -98,22 +98,6 @@ def cmd_completion(args: argparse.Namespace) -> int:
     return 0
 
 
-def _outcome_tally(paths: list[Path]) -> str:
-    """"outcomes: 12 loss, 3 win (win rate 20.0%)": how the written games ended, the win rate for
-    cooperative and solo games (where the table or the player wins or loses)."""
-    tally: dict[str, int] = {}
-    table_games = 0
-    for path in paths:
-        result = json.loads(path.read_text("utf-8")).get("result") or {}
-        outcome = str(result.get("outcome", "none"))
-        tally[outcome] = tally.get(outcome, 0) + 1
-        table_games += result.get("kind") in ("cooperative", "solo")
-    text = "outcomes: " + ", ".join(f"{n} {k}" for k, n in sorted(tally.items()))
-    if table_games:
-        text += f" (win rate {100 * tally.get('win', 0) / len(paths):.1f}%)"
-    return text
-
-
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tts_builder.simulate import simulate
 
@@ -122,12 +106,34 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     out = _out_dir(args.out)
     sweep_stale_temp(out, recursive=False)  # what a killed run left
     with Progress("simulate", args.games, "games", mode=progress_mode(args.quiet)) as shown:
-        paths = simulate(game_id, args.games, args.seed, out, policy=args.policy,
+        paths = simulate(game_id, args.games, args.seed, out, policy=args.policy, swap=args.swap, vary=args.vary,
                          options=_options_arg(args.options), num_players=_players_arg(args.players),
                          progress=shown.callback(), jobs=jobs, scheduler=_scheduler_arg(args.scheduler))
-    print(f"wrote {len(paths)} transcript(s) to {args.out}")
-    print(_outcome_tally(paths))
+    return _print_report(paths, as_json=args.json, chart=out,
+                         heading=f"wrote {len(paths)} transcript(s) to {args.out}")
+
+
+def _print_report(items: Sequence[str | Path], *, as_json: bool, chart: Path | None, heading: str = "") -> int:
+    """The report over the transcripts ``items`` on stdout (one JSON object with ``as_json``),
+    its chart written into ``chart``."""
+    from tts_builder.report import build_report, iter_transcripts, report_text, write_charts
+
+    report = build_report(iter_transcripts(items))
+    charts = write_charts(report, chart) if chart is not None else []
+    if as_json:
+        print(json.dumps(report, sort_keys=True))
+        return 0
+    if heading:
+        print(heading)
+    print(report_text(report))
+    if charts:
+        print("chart: " + ", ".join(str(p) for p in charts))
     return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    return _print_report(args.paths, as_json=args.json,
+                         chart=_out_dir(args.chart, "--chart") if args.chart else None)
 
 
 def _players_arg(players: int | None) -> int | None:
@@ -279,7 +285,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=10, help="how many games (default 10)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
     p.add_argument("--out", required=True, help="folder for the transcripts")
-    p.add_argument("--policy", choices=rules.players.POLICIES, default="heuristic")
+    p.add_argument("--policy", default="heuristic", metavar="POLICY[,POLICY...]",
+                   help="random, heuristic or mixed (seat 0 heuristic, the others random) for every seat, "
+                   "or one of random/heuristic per seat: heuristic,random (default heuristic)")
+    p.add_argument("--swap", action="store_true",
+                   help="play each seed once per rotation of the seats' policies, so each policy plays "
+                   "each seat on the same deal")
+    p.add_argument("--vary", metavar="OPTION",
+                   help="play each seed once per value of this game option (e.g. seat0_side, the side "
+                   "seat 0 plays), so a seat's own advantage cancels out of the side win rates")
     p.add_argument("--options", help="game options as a JSON object")
     p.add_argument("--players", type=int, help="seat count (default: the game's for the options)")
     p.add_argument("--jobs", type=int, help="worker processes (default: the machine's cores); "
@@ -288,7 +302,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run on the Dask cluster at ADDRESS (tcp://host:8786) instead of local processes; "
                    "the output is the same")
     _add_quiet(p)
+    p.add_argument("--json", action="store_true", help="the report as one JSON object on stdout")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("report", help="the simulation report (win rates, lengths, end reasons) over transcripts")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="transcript files or folders of them")
+    p.add_argument("--json", action="store_true", help="the report as one JSON object on stdout")
+    p.add_argument("--chart", metavar="DIR", help="write report.svg and report.png into this folder")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("validate", help="replay transcripts (or TTS saves carrying one) through the rules")
     p.add_argument("files", nargs="+", metavar="FILE",
