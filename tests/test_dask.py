@@ -59,13 +59,13 @@ def test_validate_on_the_cluster_gives_the_same_report_from_a_zip(scheduler: str
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     games = tmp_path / "games"
     assert _run(capsys, "simulate", "twin-tower-city", "--games", "10", "--out", str(games), "--jobs", "1")[0] == 0
-    first = sorted(games.iterdir())[0]
+    first = sorted(games.glob("*.json"))[0]
     text = first.read_text()
     assert '"type": "play-battle"' in text
     first.write_text(text.replace('"type": "play-battle"', '"type": "play-battel"', 1))  # one illegal
     archive = tmp_path / "games.zip"
     with zipfile.ZipFile(archive, "w") as out:
-        for path in sorted(games.iterdir()):
+        for path in sorted(games.glob("*.json")):
             out.write(path, path.name)
     for arg in (str(archive), str(games)):
         local = _run(capsys, "validate", "--json", arg, "--jobs", "1")
