@@ -461,6 +461,13 @@ class ObrenState(State):
             return Result.draw(None, end["reason"], {"moves": moves}, unit=unit)
         return Result.win(int(end["winner"]), None, end["reason"], {"moves": moves}, unit=unit)
 
+    def table_view(self) -> JSONDict:
+        """The organiser's table: every button on its cell of the board (nothing is hidden)."""
+        cells = {B.CELLS[i]: {"piece": name, "face": 0} for i, name in enumerate(self.s["board"]) if name}
+        lines = [f"{self.seat_name(seat)} plays {color}" for seat, color in enumerate(self.s["colors"]) if color]
+        return {"zones": [], "boards": [{"name": "board", "cells": cells}], "scores": None,
+                "turn": self.current_player(), "lines": lines + [f"Moves made: {self.s['moves']}"]}
+
     def describe_move(self, move: Move) -> str:
         t = move.get("type")
         if t == "place":
