@@ -514,11 +514,13 @@ class State:
         """What a replay draws of this position, as an organiser sees it (everything, hidden hands
         and the deck order too). Plain JSON:
 
-        * ``zones``: ``[{"label", "seat" (or None), "cards": [card ids], "face_down": bool}]``;
+        * ``zones``: ``[{"label", "seat" (or None), "cards": [card ids], "face_down": bool}]``; a
+          seat's zone is labelled without the seat ("hand"): the reader puts the player's name first;
         * ``boards``: ``[{"name": board name in the game's table.json, "cells": {cell id:
           {"piece": piece id, "face": 0 or 1} or {"card": card id} or {"text": words}}}]``;
         * ``scores``: one per seat, or None; ``turn``: the seat to decide, or None;
-        * ``lines``: short facts in words ("Round 2", "Water left: 30").
+        * ``seats``: a short fact per seat ("white", "Light side"), or None;
+        * ``lines``: short facts in words ("Round 2", "Water left: 30"), naming no seat.
 
         The default finds hands (a list of card ids per seat) and piles (a list of card ids) in
         :meth:`to_json`; a game with a board or richer zones overrides it.
@@ -530,7 +532,7 @@ class State:
         ...     def current_player(self): return 1
         >>> view = Toy().table_view()
         >>> [(z["label"], z["cards"]) for z in view["zones"]], view["turn"], view["lines"]
-        ([('Deck', ['d']), ('Seat 0: hands', ['a']), ('Seat 1: hands', ['b', 'c'])], 1, ['Phase: play'])
+        ([('Deck', ['d']), ('hands', ['a']), ('hands', ['b', 'c'])], 1, ['Phase: play'])
         """
         data = self.to_json()
         seats = self.num_players()
@@ -542,9 +544,9 @@ class State:
             if _card_ids(value):
                 zones.append(view_zone(key.replace("_", " ").capitalize(), value))
             elif len(value) == seats and all(_card_ids(v) for v in value):
-                zones += [view_zone(f"{self.seat_name(s)}: {key.replace('_', ' ')}", v, s) for s, v in enumerate(value)]
+                zones += [view_zone(key.replace("_", " "), v, s) for s, v in enumerate(value)]
         phase = data.get("phase")
-        return {"zones": zones, "boards": [], "scores": None,
+        return {"zones": zones, "boards": [], "scores": None, "seats": None,
                 "turn": None if self.is_terminal() else self.current_player(),
                 "lines": [f"Phase: {phase}"] if isinstance(phase, str) else []}
 

@@ -32,6 +32,11 @@ def illegal_transcript() -> dict[str, Any]:
     return data
 
 
+def hand_of(view: dict[str, Any], seat: int) -> list[str]:
+    cards: list[str] = next(z for z in view["zones"] if z["label"] == "hand" and z["seat"] == seat)["cards"]
+    return cards
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -58,11 +63,11 @@ def test_show_at_a_move_prints_that_position(capsys: pytest.CaptureFixture[str])
     trace = trace_file(DRAW)
     code, out, _ = run(capsys, "show", str(DRAW), "--at", "0")
     assert code == 0 and "Position after the start" in out
-    start_hand = next(z for z in trace.views[0]["zones"] if z["label"] == "White's hand")["cards"]
-    assert f"White's hand: {', '.join(start_hand)}" in out
+    start_hand = hand_of(trace.views[0], 0)
+    assert f"White, hand: {', '.join(start_hand)}" in out
     code, out, _ = run(capsys, "show", str(DRAW), "--at", "40")
-    hand40 = next(z for z in trace.views[40]["zones"] if z["label"] == "White's hand")["cards"]
-    assert "Position after move 40" in out and f"White's hand: {', '.join(hand40)}" in out
+    hand40 = hand_of(trace.views[40], 0)
+    assert "Position after move 40" in out and f"White, hand: {', '.join(hand40)}" in out
     assert hand40 != start_hand
 
 
@@ -76,9 +81,9 @@ def test_show_names_an_illegal_move_with_its_context(capsys: pytest.CaptureFixtu
     context = out.split("The moves before it:")[1].split("Position it was judged on")[0]
     assert re.findall(r"^ +(\d+)\.", context, re.M) == ["5", "6", "7", "8", "9"]
     judged = trace_file(path).views[9]
-    hand = next(z for z in judged["zones"] if z["label"] == "White's hand")["cards"]
+    hand = hand_of(judged, 0)
     assert "c2200" not in hand
-    assert "Position it was judged on (after move 9" in out and f"White's hand: {', '.join(hand)}" in out
+    assert "Position it was judged on (after move 9" in out and f"White, hand: {', '.join(hand)}" in out
     assert "Verdict: illegal at move 10 by White: [card-in-hand]" in out
     assert "22." not in out  # nothing after the refused move is walked
 
@@ -147,7 +152,8 @@ def test_every_view_names_what_the_art_draws(game_id: str) -> None:
     assert len(views) == 13
     for view in views:
         json.dumps(view, allow_nan=False)
-        assert set(view) == {"zones", "boards", "scores", "turn", "lines"}
+        assert set(view) == {"zones", "boards", "scores", "seats", "turn", "lines"}
+        assert view["seats"] is None or all(isinstance(fact, str) for fact in view["seats"])
         for zone in view["zones"]:
             assert set(zone["cards"]) <= drawn, zone["label"]
         for board in view["boards"]:
@@ -170,15 +176,16 @@ def test_views_follow_the_moves() -> None:
     assert trace.views[1]["boards"][0]["cells"] == {first["cell"]: {"piece": first["button"], "face": 0}}
     trace = trace_file(DRAW)
     move = trace.steps[1].move
-    hands = [next(z for z in v["zones"] if z["label"] == "Red's hand")["cards"] for v in trace.views[1:3]]
+    hands = [hand_of(v, 1) for v in trace.views[1:3]]
     assert move["card"] in hands[0] and move["card"] not in hands[1]
 
 
 def test_view_lines_words_a_board() -> None:
-    view = {"turn": 1, "scores": [2, 3], "lines": ["Round 2"], "zones": [],
+    view = {"turn": 1, "scores": [2, 3], "seats": ["red", ""], "lines": ["Round 2"],
+            "zones": [{"label": "hand", "seat": 0, "cards": ["x"], "face_down": False}],
             "boards": [{"name": "island", "cells": {"0,0": {"piece": "doves-1", "face": 1}}}]}
-    assert view_lines(view, ["Ann", "Bo"]) == ["To decide: Bo", "Scores: Ann 2, Bo 3", "Round 2",
-                                               "Board island: 0,0 doves-1 (face down)"]
+    assert view_lines(view, ["Ann", "Bo"]) == ["To decide: Bo", "Scores: Ann 2, Bo 3", "Ann: red", "Round 2",
+                                               "Ann, hand: x", "Board island: 0,0 doves-1 (face down)"]
 
 
 # --------------------------------------------------------------------------- the page

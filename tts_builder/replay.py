@@ -143,10 +143,19 @@ def trace_file(path: str | Path) -> Trace:
 # --------------------------------------------------------------------------- show (words)
 
 
-def _zone_text(zone: Mapping[str, Any]) -> str:
+def zone_label(zone: Mapping[str, Any], seat_names: list[str]) -> str:
+    """A zone's label, the player's name first for a seat's zone ("White, hand")."""
+    seat = zone.get("seat")
+    label = str(zone.get("label", ""))
+    if type(seat) is int:
+        return f"{seat_names[seat] if 0 <= seat < len(seat_names) else f'Seat {seat}'}, {label}"
+    return label
+
+
+def _zone_text(zone: Mapping[str, Any], seat_names: list[str]) -> str:
     cards = zone.get("cards", [])
     down = " (face down)" if zone.get("face_down") else ""
-    return f"{zone.get('label', '')}{down}: {', '.join(cards) if cards else '(empty)'}"
+    return f"{zone_label(zone, seat_names)}{down}: {', '.join(cards) if cards else '(empty)'}"
 
 
 def view_lines(view: Mapping[str, Any], seat_names: list[str]) -> list[str]:
@@ -160,8 +169,9 @@ def view_lines(view: Mapping[str, Any], seat_names: list[str]) -> list[str]:
     scores = view.get("scores")
     if scores:
         out.append("Scores: " + ", ".join(f"{name(s)} {v}" for s, v in enumerate(scores)))
+    out += [f"{name(seat)}: {fact}" for seat, fact in enumerate(view.get("seats") or []) if fact]
     out += [str(line) for line in view.get("lines", [])]
-    out += [_zone_text(z) for z in view.get("zones", [])]
+    out += [_zone_text(z, seat_names) for z in view.get("zones", [])]
     for board in view.get("boards", []):
         cells = board.get("cells", {})
         items = []

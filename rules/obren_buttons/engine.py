@@ -464,9 +464,9 @@ class ObrenState(State):
     def table_view(self) -> JSONDict:
         """The organiser's table: every button on its cell of the board (nothing is hidden)."""
         cells = {B.CELLS[i]: {"piece": name, "face": 0} for i, name in enumerate(self.s["board"]) if name}
-        lines = [f"{self.seat_name(seat)} plays {color}" for seat, color in enumerate(self.s["colors"]) if color]
-        return {"zones": [], "boards": [{"name": "board", "cells": cells}], "scores": None,
-                "turn": self.current_player(), "lines": lines + [f"Moves made: {self.s['moves']}"]}
+        seats = [f"{color} buttons" if color else "" for color in self.s["colors"]]
+        return {"zones": [], "boards": [{"name": "board", "cells": cells}], "scores": None, "seats": seats,
+                "turn": self.current_player(), "lines": [f"Moves made: {self.s['moves']}"]}
 
     def describe_move(self, move: Move) -> str:
         t = move.get("type")

@@ -638,15 +638,18 @@ class SmittenState(State):
         boards = [{"name": f"grid-{g}", "cells": {f"{chr(97 + p % COLUMNS)}{p // COLUMNS + 1}": {"card": c}
                                                    for p, c in enumerate(grid) if c}}
                   for g, grid in enumerate(s["grids"])]
-        zones = [view_zone(f"{self.seat_name(h)}'s hand" if not self.solo else f"Hand {h}", s["hands"][h], h)
-                 for h in range(len(s["hands"]))]
-        zones += [view_zone(f"Face down ({h})", [c], h, face_down=True) for h, c in enumerate(s["down"]) if c]
+        if self.solo:  # one player, two hands
+            zones = [view_zone(f"Hand {h}", s["hands"][h]) for h in range(len(s["hands"]))]
+            zones += [view_zone(f"Hand {h}, face down", [c], face_down=True) for h, c in enumerate(s["down"]) if c]
+        else:
+            zones = [view_zone("hand", s["hands"][h], h) for h in range(len(s["hands"]))]
+            zones += [view_zone("face down", [c], h, face_down=True) for h, c in enumerate(s["down"]) if c]
         zones.append(view_zone("Deck", s["deck"], face_down=True))
         zones.append(view_zone("Set aside", s["set_aside"], face_down=not s["set_aside_up"]))
         lines = [f"Phase: {s['phase']}", f"Cards placed: {self.placed()} of {WIN_CARDS}"]
         if s["played"]:
             lines.append(f"Played: {s['played']} in grid {s['played_grid']}")
-        return {"zones": zones, "boards": boards, "scores": None,
+        return {"zones": zones, "boards": boards, "scores": None, "seats": None,
                 "turn": self.current_player(), "lines": lines}
 
     def describe_move(self, move: Move) -> str:

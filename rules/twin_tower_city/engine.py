@@ -818,12 +818,12 @@ class TTCState(State):
         starting cards of the rounds still to come (face down); rounds won so far as scores."""
         zones: list[JSONDict] = []
         for seat in range(self._n):
-            name = f"{self.seat_name(seat)} ({self._side[seat].capitalize()})"
-            zones.append(view_zone(f"{name}: hand", self._hands[seat], seat))
-            zones.append(view_zone(f"{name}: in play", [e["card"] for e in self._table if e["seat"] == seat], seat))
+            zones.append(view_zone("hand", self._hands[seat], seat))
+            zones.append(view_zone("in play", [e["card"] for e in self._table if e["seat"] == seat], seat))
             later = self._setup["seats"][seat]["starters"][self._round:] if self._phase != "over" else []
-            zones.append(view_zone(f"{name}: starting cards to come", later, seat, face_down=True))
+            zones.append(view_zone("starting cards to come", later, seat, face_down=True))
         return {"zones": zones, "boards": [], "scores": None, "turn": self.current_player(),
+                "seats": [f"{side.capitalize()} side" for side in self._side],
                 "lines": [f"Round {self._round} of {ROUNDS}, {self._phase}", f"Rounds played: {len(self._rounds)}"]}
 
     def describe_move(self, move: Move) -> str:

@@ -278,14 +278,14 @@ class TwoAndTwoState(State):
         card last), the discard pile; the sets each seat has won as scores."""
         s = self.s
         zones = [view_zone("Deck", s["deck"], face_down=True)]
-        zones += [view_zone(f"{self.seat_name(p)}'s hand", s["hands"][p], p) for p in (0, 1)]
+        zones += [view_zone("hand", s["hands"][p], p) for p in (0, 1)]
         zones.append(view_zone(f"Stack, showing {s['visible']} ({s['orientation']})",
                                [e["card"] for e in s["stack"]]))
         zones.append(view_zone("Discard", s["discard"]))
-        lines = [f"{self.seat_name(p)}: sets of {', '.join(map(str, s['sets'][p])) or 'none yet'}"
+        seats = [f"sets of {', '.join(map(str, s['sets'][p])) or 'none yet'}"
                  + (f", {s['skips'][p]} skip(s) pending" if s["skips"][p] else "") for p in (0, 1)]
-        return {"zones": zones, "boards": [], "scores": [len(s["sets"][0]), len(s["sets"][1])],
-                "turn": self.current_player(), "lines": [f"Phase: {s['phase']}"] + lines}
+        return {"zones": zones, "boards": [], "scores": [len(s["sets"][0]), len(s["sets"][1])], "seats": seats,
+                "turn": self.current_player(), "lines": [f"Phase: {s['phase']}"]}
 
     # -- checking -------------------------------------------------------
     def check(self, move: Any) -> Verdict:

@@ -417,11 +417,11 @@ class TwoByTwoState(State):
         for seat, cell in enumerate(s["arks"]):
             if cell:
                 cells[cell] = {"piece": f"ark-{s['colors'][seat]}", "face": 0}
-        lines = [f"{self.seat_name(seat)} ({s['colors'][seat]}) rescued: {', '.join(r) or 'nothing yet'}"
+        seats = [f"{s['colors'][seat]} ark, rescued: {', '.join(r) or 'nothing yet'}"
                  for seat, r in enumerate(s["rescued"])]
         return {"zones": [], "boards": [{"name": "island", "cells": cells}], "scores": list(s["track"]),
-                "turn": self.current_player(),
-                "lines": [f"Phase: {s['phase']}", f"Water left: {s['water_left']}"] + lines}
+                "seats": seats, "turn": self.current_player(),
+                "lines": [f"Phase: {s['phase']}", f"Water left: {s['water_left']}"]}
 
     def describe_move(self, move: Move) -> str:
         t = move.get("type")

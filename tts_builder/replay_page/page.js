@@ -26,7 +26,8 @@
   function drawZone(zone, turn) {
     var box = el("div", "zone" + (zone.seat !== null && zone.seat === turn ? " mine" : ""));
     var cards = zone.cards || [];
-    box.appendChild(el("div", "zlabel", zone.label + (zone.face_down ? " (face down)" : "") +
+    var label = (typeof zone.seat === "number" ? seat(zone.seat) + ": " : "") + zone.label;
+    box.appendChild(el("div", "zlabel", label + (zone.face_down ? " (face down)" : "") +
       " \u2014 " + cards.length + (cards.length === 1 ? " card" : " cards")));
     var row = el("div", "cards");
     if (!cards.length) row.appendChild(el("span", "empty", "empty"));
@@ -95,6 +96,7 @@
     if (view.scores) {
       facts.appendChild(el("span", "scores", "Scores: " + view.scores.map(function (v, s) { return seat(s) + " " + v; }).join(", ")));
     }
+    (view.seats || []).forEach(function (fact, s) { if (fact) facts.appendChild(el("span", "seat", seat(s) + ": " + fact)); });
     (view.lines || []).forEach(function (line) { facts.appendChild(el("span", "", line)); });
     t.appendChild(facts);
     if (view.boards && view.boards.length) {
