@@ -514,7 +514,8 @@ class State:
         """What a replay draws of this position, as an organiser sees it (everything, hidden hands
         and the deck order too). Plain JSON:
 
-        * ``zones``: ``[{"label", "seat" (or None), "cards": [card ids], "face_down": bool}]``; a
+        * ``zones``: ``[{"label", "seat" (or None), "cards": [card ids], "face_down": bool}]`` (and
+          ``"turned"``, a bool per card, where some lie upside down); a
           seat's zone is labelled without the seat ("hand"): the reader puts the player's name first;
         * ``boards``: ``[{"name": board name in the game's table.json, "cells": {cell id:
           {"piece": piece id, "face": 0 or 1} or {"card": card id} or {"text": words}}}]``;
@@ -556,9 +557,14 @@ def _card_ids(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
 
 
-def view_zone(label: str, cards: Any, seat: int | None = None, face_down: bool = False) -> JSONDict:
-    """One zone of :meth:`State.table_view`: ``cards`` (ids) under ``label``, owned by ``seat``."""
-    return {"label": label, "seat": seat, "cards": [str(c) for c in cards], "face_down": face_down}
+def view_zone(label: str, cards: Any, seat: int | None = None, face_down: bool = False,
+              turned: list[bool] | None = None) -> JSONDict:
+    """One zone of :meth:`State.table_view`: ``cards`` (ids) under ``label``, owned by ``seat``;
+    ``turned`` marks the cards lying upside down (a card's orientation matters in some games)."""
+    zone: JSONDict = {"label": label, "seat": seat, "cards": [str(c) for c in cards], "face_down": face_down}
+    if turned is not None and any(turned):
+        zone["turned"] = [bool(t) for t in turned]
+    return zone
 
 
 def seat_label(state: State, seat: Any) -> str:

@@ -154,8 +154,10 @@ def zone_label(zone: Mapping[str, Any], seat_names: list[str]) -> str:
 
 def _zone_text(zone: Mapping[str, Any], seat_names: list[str]) -> str:
     cards = zone.get("cards", [])
+    turned = zone.get("turned") or []
+    words = [f"{c} (upside down)" if i < len(turned) and turned[i] else c for i, c in enumerate(cards)]
     down = " (face down)" if zone.get("face_down") else ""
-    return f"{zone_label(zone, seat_names)}{down}: {', '.join(cards) if cards else '(empty)'}"
+    return f"{zone_label(zone, seat_names)}{down}: {', '.join(words) if words else '(empty)'}"
 
 
 def view_lines(view: Mapping[str, Any], seat_names: list[str]) -> list[str]:

@@ -280,7 +280,8 @@ class TwoAndTwoState(State):
         zones = [view_zone("Deck", s["deck"], face_down=True)]
         zones += [view_zone("hand", s["hands"][p], p) for p in (0, 1)]
         zones.append(view_zone(f"Stack, showing {s['visible']} ({s['orientation']})",
-                               [e["card"] for e in s["stack"]]))
+                               [e["card"] for e in s["stack"]],
+                               turned=[e.get("orientation") == "down" for e in s["stack"]]))
         zones.append(view_zone("Discard", s["discard"]))
         seats = [f"sets of {', '.join(map(str, s['sets'][p])) or 'none yet'}"
                  + (f", {s['skips'][p]} skip(s) pending" if s["skips"][p] else "") for p in (0, 1)]

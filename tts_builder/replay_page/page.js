@@ -38,9 +38,14 @@
       row.appendChild(pile);
       row.appendChild(el("span", "count", "\u00d7 " + cards.length + " (top first: " + cards.slice(0, 3).join(", ") + "\u2026)"));
     } else {
-      cards.forEach(function (c) {
+      cards.forEach(function (c, i) {
         var key = zone.face_down ? (D.backs[c] || D.cards[c]) : D.cards[c];
-        row.appendChild(key ? img(key, c) : el("span", "name", c));
+        var node = key ? img(key, c) : el("span", "name", c);
+        if (zone.turned && zone.turned[i]) {
+          node.classList.add("turned");
+          node.title = c + " (upside down)";
+        }
+        row.appendChild(node);
       });
     }
     box.appendChild(row);
