@@ -17,7 +17,7 @@ from tts_builder.art.source import load_art_source
 from tts_builder.build import load_table_layout
 from tts_builder.cli import main
 from tts_builder.simulate import play_game
-from tts_builder.replay import page_data, replay_html, trace_data, trace_file, view_lines
+from tts_builder.replay import page_data, replay_html, trace_data, trace_file, unpack_views, view_lines
 
 GOLDEN = Path(__file__).parent / "golden"
 DRAW = GOLDEN / "two-and-two" / "played-draw.transcript.json"
@@ -201,8 +201,10 @@ def test_replay_page_is_self_contained_and_deterministic(capsys: pytest.CaptureF
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", text)  # nothing fetched
     assert "<link" not in text and "<script src" not in text
     data = json.loads(re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', text, re.S)[1])
+    data["views"] = unpack_views(data.pop("views_gz"))
+    assert data["views"] == trace_file(OBREN).views
     assert data["verdict"] == "legal" and data["result"] == trace_file(OBREN).report.result_text()
-    assert all(uri.startswith("data:image/png;base64,") for uri in data["images"].values())
+    assert all(uri.startswith(("data:image/png;base64,", "data:image/webp;base64,")) for uri in data["images"].values())
     pieces = {c["piece"] for v in data["views"] for b in v["boards"] for c in b["cells"].values()}
     assert pieces and pieces <= set(data["pieces"])
     assert set(data["boards"]) == {"board"} and len(data["boards"]["board"]["cells"]) == 16
@@ -210,13 +212,15 @@ def test_replay_page_is_self_contained_and_deterministic(capsys: pytest.CaptureF
 
 def test_replay_page_draws_every_card_once(tmp_path: Path) -> None:
     data = page_data(trace_file(DRAW))
+    assert data == page_data(trace_file(DRAW))  # the card pictures too, byte for byte
     ids = {c for v in data["views"] for z in v["zones"] for c in z["cards"]}
     assert ids <= set(data["cards"])
     # copies of one design share one picture; every picture is embedded once
     assert data["cards"]["c1000-1"] == data["cards"]["c1000-2"]
     assert len(set(data["images"].values())) == len(data["images"])
     assert len(data["images"]) < len(ids)
-    assert len(replay_html(trace_file(DRAW)).encode()) < 600_000
+    assert all(data["images"][k].startswith("data:image/webp;base64,") for k in data["cards"].values())
+    assert len(replay_html(trace_file(DRAW)).encode()) < 250_000
 
 
 def test_replay_out_must_be_a_page(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -7,12 +7,14 @@ the organiser's view: hands and the deck order are shown, nothing is hidden.
 
 The pipeline knows nothing about any game: the view names card ids, board names and piece ids
 from the game's own data, and the page draws them with the game's own art (card faces from
-``art_src/<game>/art.json``, boards and pieces from ``art_src/<game>/table.json``).
+``art_src/<game>/art.json``, boards and pieces from ``art_src/<game>/table.json``), embedded in
+the page as data URIs: card pictures downscaled to WebP, boards and pieces as PNG, each picture once.
 """
 
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import html
 import json
@@ -244,8 +246,18 @@ def show_json(trace: Trace, at: int | None = None) -> JSONDict:
 # --------------------------------------------------------------------------- replay (a web page)
 
 
-def data_uri(png: bytes) -> str:
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+def data_uri(data: bytes, mime: str = "image/png") -> str:
+    return f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
+
+
+def webp_bytes(img: Any) -> bytes:
+    """A card picture as lossy WebP (a quarter of the PNG's size, alike to the eye); fixed options
+    and no metadata, so the same picture gives the same bytes."""
+    import io
+
+    buf = io.BytesIO()
+    img.convert("RGB").save(buf, format="WEBP", quality=85, method=6, exact=False)
+    return buf.getvalue()
 
 
 def _used(trace: Trace) -> tuple[set[str], set[str], set[str]]:
@@ -272,9 +284,9 @@ class _Images:
     def __init__(self) -> None:
         self.uris: dict[str, str] = {}
 
-    def add(self, png: bytes) -> str:
-        key = hashlib.sha256(png).hexdigest()[:12]
-        self.uris.setdefault(key, data_uri(png))
+    def add(self, data: bytes, mime: str = "image/png") -> str:
+        key = hashlib.sha256(data).hexdigest()[:12]
+        self.uris.setdefault(key, data_uri(data, mime))
         return key
 
 
@@ -293,7 +305,7 @@ PIECE_PX = 48
 def _card_art(game_id: str, cards: set[str], images: _Images) -> tuple[dict[str, str], dict[str, str]]:
     """Card id -> picture key (faces, rendered by the art pipeline, one per design), and
     card id -> its deck's back; ids the art does not draw are left out (the page names them)."""
-    from tts_builder.art.render import png_bytes, render_card, trim
+    from tts_builder.art.render import render_card, trim
     from tts_builder.art.source import load_art_source
 
     try:
@@ -314,7 +326,7 @@ def _card_art(game_id: str, cards: set[str], images: _Images) -> tuple[dict[str,
         if row.key not in done:
             layout = source.layout_for(row)
             img = trim(render_card(source, layout, row, deck=deck.key if deck else None), layout, source.dpi)
-            done[row.key] = images.add(png_bytes(_small(img, CARD_PX)))
+            done[row.key] = images.add(webp_bytes(_small(img, CARD_PX)), "image/webp")
         faces[card] = done[row.key]
         if deck is not None:
             back_key = row.key if deck.unique_back else deck.key
@@ -322,7 +334,7 @@ def _card_art(game_id: str, cards: set[str], images: _Images) -> tuple[dict[str,
                 layout = source.layouts[deck.back]
                 img = trim(render_card(source, layout, row if deck.unique_back else None, deck=deck.key),
                            layout, source.dpi)
-                back_done[back_key] = images.add(png_bytes(_small(img, CARD_PX)))
+                back_done[back_key] = images.add(webp_bytes(_small(img, CARD_PX)), "image/webp")
             backs[card] = back_done[back_key]
     return faces, backs
 
@@ -332,6 +344,8 @@ def _table_art(game_id: str, boards: set[str], pieces: set[str], images: _Images
     id (a picture per face, the shape, the size relative to a board cell)."""
     from tts_builder.art.render import png_bytes
     from tts_builder.build import load_table_layout
+    from PIL import Image
+
     from tts_builder.tablemat import render_board, render_face
 
     if not boards and not pieces:
@@ -352,7 +366,8 @@ def _table_art(game_id: str, boards: set[str], pieces: set[str], images: _Images
         full = (img.width, img.height)
         cells = {c.id: [round((full[0] / 2 + c.center[0] * s * ppu) / full[0], 4),
                         round((full[1] / 2 - c.center[1] * s * ppu) / full[1], 4)] for c in board.grid}
-        out_boards[board.name] = {"image": images.add(png_bytes(small)), "width": small.width,
+        flat = small.quantize(colors=64, dither=Image.Dither.NONE)  # flat colours: a quarter of the bytes
+        out_boards[board.name] = {"image": images.add(png_bytes(flat)), "width": small.width,
                                   "height": small.height, "label": board.label or board.name,
                                   "cell": round(board.grid.cell_size * s * ppu / full[0], 4), "cells": cells}
     out_pieces: JSONDict = {}
@@ -393,6 +408,19 @@ def _script_json(data: Any) -> str:
     return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
+def pack_views(views: list[JSONDict]) -> str:
+    """The positions as gzipped JSON in base64: a board's cells repeat from move to move, so this is
+    a tenth of the text (the page unpacks it with the browser's DecompressionStream)."""
+    text = json.dumps(views, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return base64.b64encode(gzip.compress(text.encode("ascii"), compresslevel=9, mtime=0)).decode("ascii")
+
+
+def unpack_views(packed: str) -> list[JSONDict]:
+    """:func:`pack_views` undone (for tests and tools reading a page)."""
+    views: list[JSONDict] = json.loads(gzip.decompress(base64.b64decode(packed)))
+    return views
+
+
 def replay_html(trace: Trace) -> str:
     """The self-contained page: data as JSON, CSS and JS inline, no network."""
     from importlib import resources
@@ -400,6 +428,7 @@ def replay_html(trace: Trace) -> str:
     folder = resources.files("tts_builder").joinpath("replay_page")
     template = folder.joinpath("page.html").read_text("utf-8")
     data = page_data(trace)
+    data["views_gz"] = pack_views(data.pop("views"))
     return (template.replace("/*CSS*/", folder.joinpath("page.css").read_text("utf-8"))
             .replace("/*JS*/", folder.joinpath("page.js").read_text("utf-8"))
             .replace("/*DATA*/null", _script_json(data))

@@ -4,6 +4,7 @@
   var D = JSON.parse(document.getElementById("replay-data").textContent);
   var total = D.steps.length;          // positions 0 (the start) .. total
   var at = 0;
+  var list = null;
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -159,34 +160,45 @@
     return m ? parseInt(m[1], 10) : null;
   }
 
-  document.getElementById("title").textContent = D.title;
-  document.getElementById("players").textContent = "Players: " + D.players.map(function (p, i) { return p || seat(i); }).join(", ") +
-    (Object.keys(D.options).length ? " \u00b7 Options: " + Object.keys(D.options).sort().map(function (k) { return k + "=" + JSON.stringify(D.options[k]); }).join(", ") : "");
-  var verdict = document.getElementById("verdict");
-  verdict.className = D.verdict;
-  verdict.textContent = "Verdict: " + D.verdict + (D.violations.length ? " \u2014 [" + D.violations[0].rule + "] " + D.violations[0].message : "");
-  var list = document.getElementById("moves");
-  D.steps.forEach(function (s) {
-    var li = el("li", s.ok ? "" : "illegal", s.text + (s.ok ? "" : "  [" + s.rule + "]"));
-    li.addEventListener("click", function () { show(s.number); });
-    list.appendChild(li);
+  function start() {
+    document.getElementById("title").textContent = D.title;
+    document.getElementById("players").textContent = "Players: " + D.players.map(function (p, i) { return p || seat(i); }).join(", ") +
+      (Object.keys(D.options).length ? " \u00b7 Options: " + Object.keys(D.options).sort().map(function (k) { return k + "=" + JSON.stringify(D.options[k]); }).join(", ") : "");
+    var verdict = document.getElementById("verdict");
+    verdict.className = D.verdict;
+    verdict.textContent = "Verdict: " + D.verdict + (D.violations.length ? " \u2014 [" + D.violations[0].rule + "] " + D.violations[0].message : "");
+    list = document.getElementById("moves");
+    D.steps.forEach(function (s) {
+      var li = el("li", s.ok ? "" : "illegal", s.text + (s.ok ? "" : "  [" + s.rule + "]"));
+      li.addEventListener("click", function () { show(s.number); });
+      list.appendChild(li);
+    });
+    var slider = document.getElementById("slider");
+    slider.max = String(total);
+    slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
+    document.getElementById("first").addEventListener("click", function () { show(0); });
+    document.getElementById("back").addEventListener("click", function () { show(at - 1); });
+    document.getElementById("forward").addEventListener("click", function () { show(at + 1); });
+    document.getElementById("last").addEventListener("click", function () { show(total); });
+    document.addEventListener("keydown", function (e) {
+      if (e.target && e.target.tagName === "INPUT") return;
+      if (e.key === "ArrowRight") show(at + 1);
+      else if (e.key === "ArrowLeft") show(at - 1);
+      else if (e.key === "Home") show(0);
+      else if (e.key === "End") show(total);
+    });
+    window.addEventListener("hashchange", function () { var n = fromHash(); if (n !== null) show(n, true); });
+    var initial = fromHash();
+    show(initial === null ? 0 : initial, initial !== null);
+    document.body.dataset.ready = "1";
+  }
+
+  // The positions come gzipped in base64 (see pack_views in tts_builder/replay.py).
+  var bytes = Uint8Array.from(atob(D.views_gz), function (c) { return c.charCodeAt(0); });
+  new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text().then(function (text) {
+    D.views = JSON.parse(text);
+    start();
+  }).catch(function (e) {
+    document.getElementById("move-text").textContent = "This browser could not unpack the game (" + e + "); try a current Chrome, Firefox or Safari.";
   });
-  var slider = document.getElementById("slider");
-  slider.max = String(total);
-  slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
-  document.getElementById("first").addEventListener("click", function () { show(0); });
-  document.getElementById("back").addEventListener("click", function () { show(at - 1); });
-  document.getElementById("forward").addEventListener("click", function () { show(at + 1); });
-  document.getElementById("last").addEventListener("click", function () { show(total); });
-  document.addEventListener("keydown", function (e) {
-    if (e.target && e.target.tagName === "INPUT") return;
-    if (e.key === "ArrowRight") show(at + 1);
-    else if (e.key === "ArrowLeft") show(at - 1);
-    else if (e.key === "Home") show(0);
-    else if (e.key === "End") show(total);
-  });
-  window.addEventListener("hashchange", function () { var n = fromHash(); if (n !== null) show(n, true); });
-  var start = fromHash();
-  show(start === null ? 0 : start, start !== null);
-  document.body.dataset.ready = "1";
 })();
