@@ -109,6 +109,28 @@ def test_show_reads_a_save_carrying_a_transcript(capsys: pytest.CaptureFixture[s
     assert code == 0 and "Board board: " in out and "finished" in out
 
 
+def test_show_a_move_field_the_game_does_not_know(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = json.loads(OBREN.read_text("utf-8"))
+    data["moves"][2]["note"] = "from another recorder"
+    path = tmp_path / "extra.json"
+    path.write_text(json.dumps(data), "utf-8")
+    code, out, _ = run(capsys, "show", str(path))
+    assert code == 1 and "3. Player 1: " in out and "<- ILLEGAL [move-format]" in out and "\n   4." not in out
+    code, out, _ = run(capsys, "show", str(path), "--lenient")
+    assert code == 0 and "<- ILLEGAL" not in out and f"{len(data['moves'])}. " in out
+
+
+def test_show_a_recorded_result_the_moves_do_not_give(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = json.loads(OBREN.read_text("utf-8"))
+    winner = data["result"]["winner"]
+    data["result"] = {**data["result"], "winner": 1 - winner, "winners": [1 - winner]}
+    path = tmp_path / "wrong.json"
+    path.write_text(json.dumps(data), "utf-8")
+    code, out, _ = run(capsys, "show", str(path))
+    assert code == 1 and "<- ILLEGAL" not in out  # every move was legal
+    assert "Verdict: " in out and "illegal at the recorded result: [result]" in out
+
+
 @pytest.mark.parametrize("content, words", [
     ("{", "truncated JSON"),
     ('{"format": "tts-builder-transcript"}', ""),

@@ -72,8 +72,12 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     bad["moves"] = bad["moves"][:9] + [{"player": 0, "type": "play", "card": "c2200"}] + bad["moves"][10:]
     bad["result"] = None
     (folder / "bad.json").write_text(json.dumps(bad), "utf-8")
+    wrong = json.loads(OBREN.read_text("utf-8"))
+    wrong["result"] = {**wrong["result"], "winner": 1 - wrong["result"]["winner"],
+                       "winners": [1 - wrong["result"]["winner"]]}
+    (folder / "wrong.json").write_text(json.dumps(wrong), "utf-8")
     out = {}
-    for name, source in (("obren", OBREN), ("bad", folder / "bad.json")):
+    for name, source in (("obren", OBREN), ("bad", folder / "bad.json"), ("wrong", folder / "wrong.json")):
         out[name] = folder / f"{name}.html"
         assert main(["replay", str(source), "--out", str(out[name])]) == 0
     return out
@@ -152,6 +156,18 @@ def test_an_illegal_moves_rule_is_highlighted(browser: Any, pages: dict[str, Pat
         # the table is the position the move was judged on: White's hand without the card
         hand = page.locator(".zone", has_text="White: hand").locator("img")
         assert {hand.nth(i).get_attribute("alt") for i in range(hand.count())} == {"c0210", "c0100-1"}
+    finally:
+        page.close()
+
+
+def test_a_refused_result_is_highlighted_at_the_end(browser: Any, pages: dict[str, Path]) -> None:
+    page = open_page(browser, pages["wrong"])
+    try:
+        assert page.locator("#rule").is_hidden() and page.locator("#moves li.illegal").count() == 0
+        page.keyboard.press("End")
+        assert page.locator("#rule").is_visible() and text(page, "#rule .rule-id") == "result"
+        assert "field result/winner" in text(page, "#rule")
+        assert text(page, "#verdict").startswith("Verdict: illegal")
     finally:
         page.close()
 

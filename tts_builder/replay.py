@@ -25,7 +25,7 @@ from typing import Any, Mapping
 from rules.core import JSONDict, State, Verdict, judge_apply
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file
-from tts_builder.transcript import parse_transcript, split_move
+from tts_builder.transcript import parse_transcript, split_move, unknown_fields
 from tts_builder.validate import Report, extract_transcript, validate_data
 
 #: how many moves before an illegal one ``show`` prints as its context.
@@ -110,9 +110,10 @@ def _seat_names(state: State, players: list[str]) -> list[str]:
     return out
 
 
-def trace_data(data: Any, source: str) -> Trace:
-    """Walk one transcript (or save); :class:`InputError` when it cannot be used at all."""
-    report = validate_data(data, source)
+def trace_data(data: Any, source: str, *, lenient: bool = False) -> Trace:
+    """Walk one transcript (or save); :class:`InputError` when it cannot be used at all. ``lenient``
+    drops move fields the game does not know before judging, as ``validate --lenient`` does."""
+    report = validate_data(data, source, lenient=lenient)
     transcript = extract_transcript(data, source)
     game, state, moves = parse_transcript(transcript, source)
     by_move = {v.move: v for v in report.violations if v.move is not None}
@@ -122,6 +123,9 @@ def trace_data(data: Any, source: str) -> Trace:
     steps: list[Step] = []
     for index, entry in enumerate(moves):
         player, move = split_move(entry)
+        if lenient:
+            extra = unknown_fields(game.id, move)
+            move = {k: v for k, v in move.items() if k not in extra}
         text = _describe(state, player, move, seat_names)
         violation = by_move.get(index)
         verdict = judge_apply(state, player, move) if violation is None else None
@@ -138,8 +142,8 @@ def trace_data(data: Any, source: str) -> Trace:
                  options=dict(state.options()), steps=steps, views=views, report=report, seat_names=seat_names)
 
 
-def trace_file(path: str | Path) -> Trace:
-    return trace_data(load_json_file(path), str(path))
+def trace_file(path: str | Path, *, lenient: bool = False) -> Trace:
+    return trace_data(load_json_file(path), str(path), lenient=lenient)
 
 
 # --------------------------------------------------------------------------- show (words)

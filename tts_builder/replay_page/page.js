@@ -129,6 +129,14 @@
       rule.appendChild(el("span", "rule-id", step.rule));
       rule.appendChild(document.createTextNode((step.section ? " (" + step.section + ")" : "") + ": " + step.message +
         (step.penalty ? " Penalty: " + step.penalty + "." : "") + " The table shows the position it was judged on."));
+    } else if (at === total && D.violations.length && D.violations[0].move === null) {
+      var v = D.violations[0];   // the moves were legal; the recorded result or settings were not
+      rule.hidden = false;
+      rule.className = "highlight";
+      rule.textContent = "";
+      rule.appendChild(document.createTextNode("Refused under rule "));
+      rule.appendChild(el("span", "rule-id", v.rule));
+      rule.appendChild(document.createTextNode((v.field ? " (field " + v.field + ")" : "") + ": " + v.message));
     } else {
       rule.hidden = true;
       rule.className = "";
