@@ -151,6 +151,17 @@ def test_show_at_out_of_range_is_exit_2(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 2 and "--at 80: the positions run from 0 (the start) to 79" in err
 
 
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*/*.transcript.json")), ids=lambda p: p.name)
+def test_show_agrees_with_validate_on_every_golden_transcript(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+    expected = main(["validate", str(path)])
+    capsys.readouterr()
+    code, out, err = run(capsys, "show", str(path))
+    assert code == expected and not err
+    trace = trace_file(path)
+    assert out.count("\n  ") >= len(trace.steps)  # a line per move at least
+    assert len(trace.views) == len(trace.steps) + (0 if trace.refused else 1)
+
+
 # --------------------------------------------------------------------------- the views
 
 
