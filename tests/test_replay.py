@@ -83,7 +83,8 @@ def test_show_names_an_illegal_move_with_its_context(capsys: pytest.CaptureFixtu
     judged = trace_file(path).views[9]
     hand = hand_of(judged, 0)
     assert "c2200" not in hand
-    assert "Position it was judged on (after move 9" in out and f"White, hand: {', '.join(hand)}" in out
+    assert "Position it was judged on (after move 9" in out
+    assert f"White, hand: {', '.join(hand)}   <- the refused move's player" in out
     assert "Verdict: illegal at move 10 by White: [card-in-hand]" in out
     assert "22." not in out  # nothing after the refused move is walked
 

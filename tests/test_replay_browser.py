@@ -154,7 +154,8 @@ def test_an_illegal_moves_rule_is_highlighted(browser: Any, pages: dict[str, Pat
         assert "[card-in-hand]" in text(page, "#moves li.illegal")
         assert "illegal at move 10 by White" in text(page, "#result")
         # the table is the position the move was judged on: White's hand without the card
-        hand = page.locator(".zone", has_text="White: hand").locator("img")
+        assert page.locator(".zone.mover").count() == 1  # White's one zone: the hand
+        hand = page.locator(".zone.mover", has_text="White: hand").locator("img")
         assert {hand.nth(i).get_attribute("alt") for i in range(hand.count())} == {"c0210", "c0100-1"}
     finally:
         page.close()

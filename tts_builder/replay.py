@@ -166,8 +166,9 @@ def _zone_text(zone: Mapping[str, Any], seat_names: list[str]) -> str:
     return f"{zone_label(zone, seat_names)}{down}: {', '.join(words) if words else '(empty)'}"
 
 
-def view_lines(view: Mapping[str, Any], seat_names: list[str]) -> list[str]:
-    """A position in words, one fact a line: whose turn, scores, facts, zones, board cells."""
+def view_lines(view: Mapping[str, Any], seat_names: list[str], mover: Any = None) -> list[str]:
+    """A position in words, one fact a line: whose turn, scores, facts, zones, board cells; the
+    zones of seat ``mover`` (who made a refused move) are marked."""
     def name(seat: Any) -> str:
         return seat_names[seat] if type(seat) is int and 0 <= seat < len(seat_names) else f"Seat {seat}"
 
@@ -179,7 +180,8 @@ def view_lines(view: Mapping[str, Any], seat_names: list[str]) -> list[str]:
         out.append("Scores: " + ", ".join(f"{name(s)} {v}" for s, v in enumerate(scores)))
     out += [f"{name(seat)}: {fact}" for seat, fact in enumerate(view.get("seats") or []) if fact]
     out += [str(line) for line in view.get("lines", [])]
-    out += [_zone_text(z, seat_names) for z in view.get("zones", [])]
+    out += [_zone_text(z, seat_names) + ("   <- the refused move's player" if mover is not None and z.get("seat") == mover
+                                          else "") for z in view.get("zones", [])]
     for board in view.get("boards", []):
         cells = board.get("cells", {})
         items = []
@@ -234,7 +236,8 @@ def show_text(trace: Trace, at: int | None = None) -> str:
     else:
         where = "the start" if n == 0 else f"move {n}"
         out.append(f"Position after {where} (organiser's view, every hand shown):")
-    out += [f"  {line}" for line in view_lines(trace.views[n], trace.seat_names)]
+    mover = refused.player if refused is not None and at is None else None
+    out += [f"  {line}" for line in view_lines(trace.views[n], trace.seat_names, mover)]
     out.append("")
     out.append(f"Verdict: {trace.verdict_text()}")
     return "\n".join(out)

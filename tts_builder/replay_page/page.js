@@ -24,8 +24,9 @@
   }
   function viewAt(n) { return D.views[Math.min(n, D.views.length - 1)]; }
 
-  function drawZone(zone, turn) {
-    var box = el("div", "zone" + (zone.seat !== null && zone.seat === turn ? " mine" : ""));
+  function drawZone(zone, turn, mover) {
+    var box = el("div", "zone" + (zone.seat !== null && zone.seat === turn ? " mine" : "") +
+      (zone.seat !== null && zone.seat === mover ? " mover" : ""));
     var cards = zone.cards || [];
     var label = (typeof zone.seat === "number" ? seat(zone.seat) + ": " : "") + zone.label;
     box.appendChild(el("div", "zlabel", label + (zone.face_down ? " (face down)" : "") +
@@ -94,7 +95,7 @@
     return box;
   }
 
-  function drawTable(view) {
+  function drawTable(view, mover) {
     var t = document.getElementById("table");
     t.textContent = "";
     var facts = el("div", "facts");
@@ -110,13 +111,13 @@
       view.boards.forEach(function (b) { bs.appendChild(drawBoard(b)); });
       t.appendChild(bs);
     }
-    (view.zones || []).forEach(function (z) { t.appendChild(drawZone(z, view.turn)); });
+    (view.zones || []).forEach(function (z) { t.appendChild(drawZone(z, view.turn, mover)); });
   }
 
   function show(n, fromHash) {
     at = Math.max(0, Math.min(total, n));
     var step = at > 0 ? D.steps[at - 1] : null;
-    drawTable(viewAt(at));
+    drawTable(viewAt(at), step && !step.ok ? step.player : null);
     document.getElementById("slider").value = String(at);
     document.getElementById("position").textContent = at === 0 ? "Start (move 0 of " + total + ")" : "Move " + at + " of " + total;
     document.getElementById("move-text").textContent = step ? step.number + ". " + step.text : "The start: no move made yet.";
