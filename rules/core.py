@@ -510,6 +510,62 @@ class State:
         """A short human sentence for a move (for logs and the in-game notebook)."""
         return json.dumps(move, sort_keys=True)
 
+    def table_view(self) -> JSONDict:
+        """What a replay draws of this position, as an organiser sees it (everything, hidden hands
+        and the deck order too). Plain JSON:
+
+        * ``zones``: ``[{"label", "seat" (or None), "cards": [card ids], "face_down": bool}]`` (and
+          ``"turned"``, a bool per card, where some lie upside down); a
+          seat's zone is labelled without the seat ("hand"): the reader puts the player's name first;
+        * ``boards``: ``[{"name": board name in the game's table.json, "cells": {cell id:
+          {"piece": piece id, "face": 0 or 1} or {"card": card id} or {"text": words}}}]``;
+        * ``scores``: one per seat, or None; ``turn``: the seat to decide, or None;
+        * ``seats``: a short fact per seat ("white", "Light side"), or None;
+        * ``lines``: short facts in words ("Round 2", "Water left: 30"), naming no seat.
+
+        The default finds hands (a list of card ids per seat) and piles (a list of card ids) in
+        :meth:`to_json`; a game with a board or richer zones overrides it.
+
+        >>> class Toy(State):
+        ...     def to_json(self): return {"hands": [["a"], ["b", "c"]], "deck": ["d"], "phase": "play"}
+        ...     def num_players(self): return 2
+        ...     def is_terminal(self): return False
+        ...     def current_player(self): return 1
+        >>> view = Toy().table_view()
+        >>> [(z["label"], z["cards"]) for z in view["zones"]], view["turn"], view["lines"]
+        ([('Deck', ['d']), ('hands', ['a']), ('hands', ['b', 'c'])], 1, ['Phase: play'])
+        """
+        data = self.to_json()
+        seats = self.num_players()
+        zones: list[JSONDict] = []
+        for key in sorted(data):
+            value = data[key]
+            if key in ("setup", "options") or not isinstance(value, list):
+                continue
+            if _card_ids(value):
+                zones.append(view_zone(key.replace("_", " ").capitalize(), value))
+            elif len(value) == seats and all(_card_ids(v) for v in value):
+                zones += [view_zone(key.replace("_", " "), v, s) for s, v in enumerate(value)]
+        phase = data.get("phase")
+        return {"zones": zones, "boards": [], "scores": None, "seats": None,
+                "turn": None if self.is_terminal() else self.current_player(),
+                "lines": [f"Phase: {phase}"] if isinstance(phase, str) else []}
+
+
+def _card_ids(value: Any) -> bool:
+    """A list of non-empty strings (empty lists too): what :meth:`State.table_view` takes for cards."""
+    return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+
+
+def view_zone(label: str, cards: Any, seat: int | None = None, face_down: bool = False,
+              turned: list[bool] | None = None) -> JSONDict:
+    """One zone of :meth:`State.table_view`: ``cards`` (ids) under ``label``, owned by ``seat``;
+    ``turned`` marks the cards lying upside down (a card's orientation matters in some games)."""
+    zone: JSONDict = {"label": label, "seat": seat, "cards": [str(c) for c in cards], "face_down": face_down}
+    if turned is not None and any(turned):
+        zone["turned"] = [bool(t) for t in turned]
+    return zone
+
 
 def seat_label(state: State, seat: Any) -> str:
     """How a refusal names ``seat``: the game's name for it ("White"), "Seat N" for a seat the game

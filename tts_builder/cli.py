@@ -261,6 +261,35 @@ def cmd_push(args: argparse.Namespace) -> int:
     return push_command(_game_arg(args.game), out_root=Path(args.out), port=args.port)
 
 
+def cmd_show(args: argparse.Namespace) -> int:
+    from tts_builder.replay import show_json, show_text, trace_file
+
+    trace = trace_file(args.file, lenient=args.lenient)
+    if args.json:
+        print(json.dumps(show_json(trace, args.at), sort_keys=True))
+    else:
+        print(show_text(trace, args.at))
+    return 0 if trace.report.legal else 1
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from tts_builder.fileio import atomic_write_text
+    from tts_builder.replay import replay_html, trace_file
+
+    out = Path(args.out)
+    if out.is_dir():
+        raise InputError(f"--out {args.out}: names a folder, not a page")
+    for place in out.parents:
+        if place.exists():
+            if not place.is_dir():
+                raise InputError(f"--out {args.out}: {place} is a file, not a folder")
+            break
+    trace = trace_file(args.file, lenient=args.lenient)
+    atomic_write_text(out, replay_html(trace))
+    print(f"wrote {args.out}: {len(trace.steps)} moves, {trace.verdict_text()}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from tts_builder.clihelp import SHELLS, epilog
 
@@ -395,6 +424,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="the folder the mod was built into (default build/)")
     p.add_argument("--port", type=int, default=39999, help="TTS's External Editor API port (default 39999)")
     p.set_defaults(func=cmd_push)
+
+    p = sub.add_parser("show", help="a recorded game in words: the moves, a position, an illegal move's context")
+    p.add_argument("file", metavar="FILE", help="a transcript, or a TTS save carrying one")
+    p.add_argument("--at", type=int, metavar="N",
+                   help="the position after move N (0: the start; default: the end, or where an illegal move was judged)")
+    p.add_argument("--json", action="store_true", help="one JSON object: moves, verdicts, the position, the report")
+    p.add_argument("--lenient", action="store_true", help="ignore move and result fields the game does not know, as validate does")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("replay", help="write one self-contained web page that steps through a recorded game")
+    p.add_argument("file", metavar="FILE", help="a transcript, or a TTS save carrying one")
+    p.add_argument("--out", required=True, metavar="PAGE.html", help="the page to write")
+    p.add_argument("--lenient", action="store_true", help="ignore move and result fields the game does not know, as validate does")
+    p.set_defaults(func=cmd_replay)
     return parser
 
 

@@ -461,6 +461,13 @@ class ObrenState(State):
             return Result.draw(None, end["reason"], {"moves": moves}, unit=unit)
         return Result.win(int(end["winner"]), None, end["reason"], {"moves": moves}, unit=unit)
 
+    def table_view(self) -> JSONDict:
+        """The organiser's table: every button on its cell of the board (nothing is hidden)."""
+        cells = {B.CELLS[i]: {"piece": name, "face": 0} for i, name in enumerate(self.s["board"]) if name}
+        seats = [f"{color} buttons" if color else "" for color in self.s["colors"]]
+        return {"zones": [], "boards": [{"name": "board", "cells": cells}], "scores": None, "seats": seats,
+                "turn": self.current_player(), "lines": [f"Moves made: {self.s['moves']}"]}
+
     def describe_move(self, move: Move) -> str:
         t = move.get("type")
         if t == "place":

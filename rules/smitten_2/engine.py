@@ -40,7 +40,7 @@ import random
 from importlib import resources
 from typing import Any, ClassVar, Mapping
 
-from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, view_zone
 
 DATA: JSONDict = json.loads(resources.files("rules.smitten_2").joinpath("smitten-2.json").read_text("utf-8"))
 DESIGNS: tuple[int, ...] = tuple(DATA["designs"])
@@ -630,6 +630,27 @@ class SmittenState(State):
         if self.solo:
             return Result.solo(bool(end["won"]), end["reason"], score=placed, unit=self.game.score_unit)
         return Result.cooperative(bool(end["won"]), 2, end["reason"], score=placed, unit=self.game.score_unit)
+
+    def table_view(self) -> JSONDict:
+        """The organiser's table: both grids (cells a1..c3, row 1 at the top), the hands, the
+        face-down cards, the draw deck (face down, in order) and the set-aside pile."""
+        s = self.s
+        boards = [{"name": f"grid-{g}", "cells": {f"{chr(97 + p % COLUMNS)}{p // COLUMNS + 1}": {"card": c}
+                                                   for p, c in enumerate(grid) if c}}
+                  for g, grid in enumerate(s["grids"])]
+        if self.solo:  # one player, two hands
+            zones = [view_zone(f"Hand {h}", s["hands"][h]) for h in range(len(s["hands"]))]
+            zones += [view_zone(f"Hand {h}, face down", [c], face_down=True) for h, c in enumerate(s["down"]) if c]
+        else:
+            zones = [view_zone("hand", s["hands"][h], h) for h in range(len(s["hands"]))]
+            zones += [view_zone("face down", [c], h, face_down=True) for h, c in enumerate(s["down"]) if c]
+        zones.append(view_zone("Deck", s["deck"], face_down=True))
+        zones.append(view_zone("Set aside", s["set_aside"], face_down=not s["set_aside_up"]))
+        lines = [f"Phase: {s['phase']}", f"Cards placed: {self.placed()} of {WIN_CARDS}"]
+        if s["played"]:
+            lines.append(f"Played: {s['played']} in grid {s['played_grid']}")
+        return {"zones": zones, "boards": boards, "scores": None, "seats": None,
+                "turn": self.current_player(), "lines": lines}
 
     def describe_move(self, move: Move) -> str:
         t = move.get("type")

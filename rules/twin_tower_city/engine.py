@@ -31,7 +31,7 @@ import random
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, view_zone
 from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_data, load_deck_data,
                                          parse_deck)
 from rules.twin_tower_city.heuristic import heuristic_move
@@ -812,6 +812,19 @@ class TTCState(State):
             "rounds": _copy(self._rounds),
             "forfeited": self._forfeited,
         }
+
+    def table_view(self) -> JSONDict:
+        """The organiser's table: each seat's hand, the cards it has in play this round, and its
+        starting cards of the rounds still to come (face down); rounds won so far as scores."""
+        zones: list[JSONDict] = []
+        for seat in range(self._n):
+            zones.append(view_zone("hand", self._hands[seat], seat))
+            zones.append(view_zone("in play", [e["card"] for e in self._table if e["seat"] == seat], seat))
+            later = self._setup["seats"][seat]["starters"][self._round:] if self._phase != "over" else []
+            zones.append(view_zone("starting cards to come", later, seat, face_down=True))
+        return {"zones": zones, "boards": [], "scores": None, "turn": self.current_player(),
+                "seats": [f"{side.capitalize()} side" for side in self._side],
+                "lines": [f"Round {self._round} of {ROUNDS}, {self._phase}", f"Rounds played: {len(self._rounds)}"]}
 
     def describe_move(self, move: Move) -> str:
         p = self.current_player()

@@ -39,7 +39,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, ClassVar, Mapping
 
-from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, view_zone
 from rules.two_and_two.cards import (EMPTY, Card, build_cards, filled, load_data, oriented, overlay,
                                      placement_error)
 
@@ -272,6 +272,21 @@ class TwoAndTwoState(State):
         if t == "deny":
             return f"denies {_name(str(move.get('target')))} with {_name(str(move.get('card')))}"
         return str(t)
+
+    def table_view(self) -> JSONDict:
+        """The organiser's table: the deck (face down, in order), both hands, the stack (its top
+        card last), the discard pile; the sets each seat has won as scores."""
+        s = self.s
+        zones = [view_zone("Deck", s["deck"], face_down=True)]
+        zones += [view_zone("hand", s["hands"][p], p) for p in (0, 1)]
+        zones.append(view_zone(f"Stack, showing {s['visible']} ({s['orientation']})",
+                               [e["card"] for e in s["stack"]],
+                               turned=[e.get("orientation") == "down" for e in s["stack"]]))
+        zones.append(view_zone("Discard", s["discard"]))
+        seats = [f"sets of {', '.join(map(str, s['sets'][p])) or 'none yet'}"
+                 + (f", {s['skips'][p]} skip(s) pending" if s["skips"][p] else "") for p in (0, 1)]
+        return {"zones": zones, "boards": [], "scores": [len(s["sets"][0]), len(s["sets"][1])], "seats": seats,
+                "turn": self.current_player(), "lines": [f"Phase: {s['phase']}"]}
 
     # -- checking -------------------------------------------------------
     def check(self, move: Any) -> Verdict:

@@ -402,6 +402,27 @@ class TwoByTwoState(State):
             return Result.draw(scores, "draw", detail, unit=self.game.score_unit)
         return Result.win(winners, scores, reason, detail, unit=self.game.score_unit)
 
+    def table_view(self) -> JSONDict:
+        """The organiser's table: every animal token on its island cell, face up or (shown as its
+        back) face down, water on flooded cells, each seat's ark; the track's points as scores."""
+        s = self.s
+        cells: dict[str, JSONDict] = {}
+        water = 0
+        for i, cell in enumerate(B.CELLS):
+            if s["flooded"][i]:
+                water += 1
+                cells[cell] = {"piece": f"water-{water}", "face": 0}
+            elif s["tokens"][i]:
+                cells[cell] = {"piece": s["tokens"][i], "face": 0 if s["face_up"][i] else 1}
+        for seat, cell in enumerate(s["arks"]):
+            if cell:
+                cells[cell] = {"piece": f"ark-{s['colors'][seat]}", "face": 0}
+        seats = [f"{s['colors'][seat]} ark, rescued: {', '.join(r) or 'nothing yet'}"
+                 for seat, r in enumerate(s["rescued"])]
+        return {"zones": [], "boards": [{"name": "island", "cells": cells}], "scores": list(s["track"]),
+                "seats": seats, "turn": self.current_player(),
+                "lines": [f"Phase: {s['phase']}", f"Water left: {s['water_left']}"]}
+
     def describe_move(self, move: Move) -> str:
         t = move.get("type")
         if t == "place-ark":
