@@ -104,15 +104,81 @@ def _text(draw: ImageDraw.ImageDraw, text: str, box: tuple[int, int, int, int], 
                         align="center")
 
 
+#: How far a card slot's outline goes from the zone colour towards the hint colour (contrast >= 3:1).
+SLOT_OUTLINE_MIX = 0.75
+
+
+def zone_fill(layout: TableLayout, zone: Zone) -> RGB:
+    """The colour a zone is filled with: the mat's zone colour tinted a quarter of the way to its seat's
+    colour, less when that would leave the mat's text colour below 4.5:1 on it (White's zone)."""
+    base = _hex(layout.mat.colors["zone"])
+    if zone.seat is None:
+        return base
+    rgb = PLAYER_COLORS[layout.seats[zone.seat].color]
+    seat = (round(rgb[0] * 255), round(rgb[1] * 255), round(rgb[2] * 255))
+    text = _hex(layout.mat.colors["text"])
+    for tint in (0.25, 0.2, 0.15, 0.1, 0.05):
+        fill = _mix(base, seat, tint)
+        if contrast_ratio(text, fill) >= TEXT_CONTRAST:
+            return fill
+    return base
+
+
+#: WCAG 2 minimum contrast: 4.5:1 for text, 3:1 for graphics (card slot outlines).
+TEXT_CONTRAST, GRAPHIC_CONTRAST = 4.5, 3.0
+_DARK_INK: RGB = (16, 16, 16)
+
+
+def ink_on(fill: RGB, preferred: RGB, others: tuple[RGB, ...], minimum: float = TEXT_CONTRAST) -> RGB:
+    """``preferred`` when it reaches ``minimum`` contrast on ``fill``, else the best of ``others`` and
+    near-black or white (a zone tinted by its seat's colour gets the ink that reads best on it)."""
+    if contrast_ratio(preferred, fill) >= minimum:
+        return preferred
+    return max((*others, _DARK_INK, (255, 255, 255)), key=lambda ink: contrast_ratio(ink, fill))
+
+
+def zone_inks(layout: TableLayout, zone: Zone) -> tuple[RGB, RGB, RGB]:
+    """A zone's label, hint and card slot colours: the mat's, unless too faint on the zone's fill."""
+    colors = {k: _hex(v) for k, v in layout.mat.colors.items()}
+    fill = zone_fill(layout, zone)
+    label = ink_on(fill, colors["text"], (colors["background"],))
+    hint = ink_on(fill, colors["hint"], (label,))
+    slot = _mix(colors["zone"], colors["hint"], SLOT_OUTLINE_MIX)
+    if contrast_ratio(slot, fill) < GRAPHIC_CONTRAST:
+        slot = _mix(fill, hint, SLOT_OUTLINE_MIX)
+    return label, hint, slot
+
+
+def mat_contrasts(layout: TableLayout) -> list[tuple[str, float]]:
+    """WCAG contrast ratio of every text on the mat against what it is drawn on, and of the card
+    slot outlines against their zone: ``(what, ratio)``, for the tests and for authors of table.json."""
+    colors = {k: _hex(v) for k, v in layout.mat.colors.items()}
+    out: list[tuple[str, float]] = []
+    for zone in layout.zones:
+        if zone.role in layout.zone_cells:
+            continue
+        fill = zone_fill(layout, zone)
+        label, hint, slot = zone_inks(layout, zone)
+        out.append((f"zone {zone.role} label", contrast_ratio(label, fill)))
+        if zone.hint:
+            out.append((f"zone {zone.role} hint", contrast_ratio(hint, fill)))
+        if zone.snaps:
+            out.append((f"zone {zone.role} card slots", contrast_ratio(slot, fill)))
+    for n, panel in enumerate(layout.mat.panels):
+        ground = colors["panel"] if panel.box else colors["background"]
+        out.append((f"panel {n} ({panel.title}) title", contrast_ratio(colors["text"], ground)))
+        if panel.box and panel.text:
+            out.append((f"panel {n} ({panel.title}) text", contrast_ratio(colors["hint"], ground)))
+    return out
+
+
 def _zone_picture(c: _Canvas, zone: Zone) -> Image.Image:
     """One zone drawn upright for the seat it faces (rotated into place by the caller)."""
     w, h = c.px(zone.size[0]), c.px(zone.size[1])
     pic = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(pic)
-    fill = c.colors["zone"]
-    if zone.seat is not None:
-        rgb = PLAYER_COLORS[c.layout.seats[zone.seat].color]
-        fill = _mix(fill, (round(rgb[0] * 255), round(rgb[1] * 255), round(rgb[2] * 255)), 0.25)
+    fill = zone_fill(c.layout, zone)
+    label_ink, hint_ink, _ = zone_inks(c.layout, zone)
     radius = c.px(0.25)
     line = max(2, c.px(0.05))
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=fill + (255,), outline=c.colors["outline"] + (255,),
@@ -122,14 +188,14 @@ def _zone_picture(c: _Canvas, zone: Zone) -> Image.Image:
     if zone.label_width is not None:  # a long area: label and hint in a block at its left end
         lw = c.px(zone.label_width)
         draw.line((lw, pad, lw, h - pad), fill=c.colors["outline"] + (255,), width=max(1, line // 2))
-        _text(draw, zone.label, (pad, pad, lw - pad, h // 2), c.colors["text"], label_px, wrap=True,
+        _text(draw, zone.label, (pad, pad, lw - pad, h // 2), label_ink, label_px, wrap=True,
               face=c.fonts.label)
-        _text(draw, zone.hint, (pad, h // 2, lw - pad, h - pad), c.colors["hint"], hint_px, wrap=True,
+        _text(draw, zone.hint, (pad, h // 2, lw - pad, h - pad), hint_ink, hint_px, wrap=True,
               face=c.fonts.text)
     else:  # a card area: label along the top, hint along the bottom
         band = c.px(0.62)
-        _text(draw, zone.label, (pad, pad, w - pad, band), c.colors["text"], label_px, face=c.fonts.label)
-        _text(draw, zone.hint, (pad, h - band, w - pad, h - pad), c.colors["hint"], hint_px, wrap=True,
+        _text(draw, zone.label, (pad, pad, w - pad, band), label_ink, label_px, face=c.fonts.label)
+        _text(draw, zone.hint, (pad, h - band, w - pad, h - pad), hint_ink, hint_px, wrap=True,
               face=c.fonts.text)
     return pic.rotate(180) if zone.facing % 2 else pic
 
@@ -170,16 +236,17 @@ def render_mat(layout: TableLayout) -> Image.Image:
     for panel in layout.mat.panels:
         _panel(c, panel)
     card_w, card_h = layout.card.size
-    outline = _mix(c.colors["zone"], c.colors["hint"], 0.45)
+    outline = _mix(c.colors["zone"], c.colors["hint"], SLOT_OUTLINE_MIX)
     for zone in layout.zones:
         if zone.role in layout.zone_cells:  # made of board cells: the board shows it, not the mat
             continue
         left, top, _, _ = c.box(zone.rect)
         pic = _zone_picture(c, zone)
         c.img.paste(pic, (left, top), pic)
+        slot = zone_inks(layout, zone)[2]
         for x, z in zone.snap_positions():  # where a card lands
             box = c.box((x - card_w / 2, z - card_h / 2, x + card_w / 2, z + card_h / 2))
-            draw.rounded_rectangle(box, radius=c.px(0.15), outline=outline, width=max(1, c.px(0.025)))
+            draw.rounded_rectangle(box, radius=c.px(0.15), outline=slot, width=max(1, c.px(0.025)))
     for placement in layout.decks:  # cards laid out one by one (e.g. reference cards)
         w, h = placement.footprint(layout.card)
         for x, z in placement.spread:

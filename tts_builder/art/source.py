@@ -25,7 +25,8 @@ Format 1 (every ``comment`` key is ignored)::
     fonts       {"body": "DejaVuSansCondensed.ttf", "bold": ...}  TrueType fonts by name, files of the shared
                 ``art_src/fonts/`` folder (licences beside them). A text layer's ``font`` picks one (default
                 "body", which must then exist); the thumbnail title, the play mat, boards and pieces use them too
-                ("bold" for titles and labels when the source names one). Without ``fonts`` text falls back to
+                ("bold" for titles and labels when the source names one). A file missing from the fonts folder
+                of another art root is looked up in the shipped one. Without ``fonts`` text falls back to
                 Pillow's built-in font.
     dpi         render resolution of the physical sizes (default 300); supersample 1-4 (default 1)
     palette     {"name": "#rrggbb" | CSS colour}; any colour field (a layout's background too) takes a
@@ -578,6 +579,8 @@ def _load_fonts(raw: Any, base: Traversable | Path, origin: str) -> dict[str, Fo
         if "/" in rel or "\\" in rel or rel in (".", "..") or not rel.lower().endswith((".ttf", ".otf")):
             raise InputError(f"{origin}: {where}: {rel!r} must be the name of a .ttf or .otf file in art_src/{FONTS_DIR}/")
         resource = base / FONTS_DIR / rel
+        if not resource.is_file():  # an art root of its own (tests, other projects) may use the shipped fonts
+            resource = art_root() / FONTS_DIR / rel
         label = f"art_src/{FONTS_DIR}/{rel}"
         if not resource.is_file():
             raise InputError(f"{origin}: {where}: no font file {label}")
