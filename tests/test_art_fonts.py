@@ -18,7 +18,7 @@ from tts_builder.art.source import FONTS_DIR, art_root, known_art_games, load_fo
 from tts_builder.build import load_table_layout
 from tts_builder.errors import InputError
 from tts_builder.save import Panel
-from tts_builder.tablemat import (GRAPHIC_CONTRAST, TEXT_CONTRAST, TableFonts, contrast_ratio, mat_contrasts,
+from tts_builder.tablemat import (GRAPHIC_CONTRAST, TEXT_CONTRAST, TableFonts, cell_label_ink, contrast_ratio, mat_contrasts,
                                   render_board, render_mat, table_fonts, zone_fill)
 
 GAMES = known_art_games()
@@ -261,3 +261,18 @@ def test_an_art_root_of_its_own_uses_its_fonts_folder_first(tmp_path: Path) -> N
     assert font(20, own).getname() == ("DejaVu Sans", "Condensed Bold")  # the root's own file won
     assert load_fonts("g", root=root)["body"] == own
     assert load_fonts("missing", root=root) == {}
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if load_table_layout(g).boards])
+def test_board_cell_ids_reach_wcag_contrast(game: str) -> None:
+    """Cell ids are near-black, or white on cells too dark for it (Two by Two's water and rock)."""
+    inks = set()
+    for board in load_table_layout(game).boards:
+        for cell in board.grid:
+            ink = cell_label_ink(board, cell.attrs)
+            fill = board.cells.color_of(cell.attrs)
+            rgb = (int(fill[1:3], 16), int(fill[3:5], 16), int(fill[5:7], 16))
+            assert contrast_ratio(ink, rgb) >= TEXT_CONTRAST, (game, board.name, cell.id)
+            inks.add(ink)
+    if game == "two-by-two":
+        assert inks == {(16, 16, 16), (255, 255, 255)}

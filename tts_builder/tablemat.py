@@ -13,7 +13,9 @@ Output is deterministic: the same layout gives byte-identical PNG bytes.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -314,6 +316,11 @@ def _laid_out(layout: TableLayout, mat: Image.Image) -> Image.Image:
 PIECE_PX = 256
 
 
+def cell_label_ink(board: BoardSpec, attrs: Mapping[str, Any]) -> RGB:
+    """A cell id's colour: near-black, or white on a cell too dark for it (4.5:1 or better)."""
+    return ink_on(_hex(board.cells.color_of(attrs)), _DARK_INK, ((255, 255, 255),))
+
+
 def render_board(board: BoardSpec, fonts: TableFonts = TableFonts()) -> Image.Image:
     """A board picture from its grid: cells filled by the cell colour rule, edges (when the
     board has an ``edges`` rule) drawn centre to centre in its colours, cell ids as labels. The image
@@ -347,7 +354,7 @@ def render_board(board: BoardSpec, fonts: TableFonts = TableFonts()) -> Image.Im
             if board.label_corner:  # a third of the cell wide, in its top-left corner
                 cx, cz, half = cx - cell_px / 2 + cell_px / 5, cz - cell_px / 2 + cell_px / 6, cell_px // 6
             _text(draw, cell.id, (round(cx - half), round(cz - half), round(cx + half), round(cz + half)),
-                  (16, 16, 16), max(8, cell_px // 4), face=fonts.label)
+                  cell_label_ink(board, cell.attrs), max(8, cell_px // 4), face=fonts.label)
     return img
 
 
