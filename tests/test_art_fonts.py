@@ -276,3 +276,17 @@ def test_board_cell_ids_reach_wcag_contrast(game: str) -> None:
             inks.add(ink)
     if game == "two-by-two":
         assert inks == {(16, 16, 16), (255, 255, 255)}
+
+
+def test_a_character_the_font_lacks_is_an_input_error_naming_the_font(tmp_path: Path) -> None:
+    root = _tiny_root(tmp_path, {"body": "DejaVuSansCondensed.ttf"})
+    art = json.loads((root / "g" / "art.json").read_text())
+    art["layouts"]["c"]["layers"][0]["text"] = "Hi \ue000"
+    (root / "g" / "art.json").write_text(json.dumps(art))
+    source = load_art_source("g", root=root)
+    with pytest.raises(InputError, match=r"uses characters art_src/fonts/DejaVuSansCondensed\.ttf lacks"):
+        resolve_card(source, source.layouts["c"], source.row("a"), deck="d")
+    art["layouts"]["c"]["layers"][0]["text"] = "\u25b2 \u00b7 \u00e9"  # DejaVu has these
+    (root / "g" / "art.json").write_text(json.dumps(art))
+    source = load_art_source("g", root=root)
+    assert resolve_card(source, source.layouts["c"], source.row("a"), deck="d").texts() == ["\u25b2 \u00b7 \u00e9"]
