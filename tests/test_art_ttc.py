@@ -88,6 +88,15 @@ def texts(source: Any, key: str) -> list[str]:
     return resolve_card(source, source.layout_for(row), row, deck="deck").texts()
 
 
+def link_line(roster: Roster, item: str, kind: str, warrior: str) -> str:
+    """How a bonus link reads under its "+5" badge: "with Pedro Peter", "vs Light Warrior X?" (assumed:
+    the roster's "(placeholder)" suffix dropped, a "?" instead)."""
+    assumed = any(link["item"] == item and link["warrior"] == warrior and link["provenance"] == "assumed"
+                  for link in load_data()["bonus_links"])
+    name = roster.warrior_name[warrior].replace(" (placeholder)", "")
+    return f"{kind} {name}{'?' if assumed else ''}"
+
+
 def battle_halves(source: Any, key: str) -> dict[str, list[str]]:
     """A Battle card's texts by region: ``dark`` half, ``band`` (environment) and ``light`` half.
 
@@ -186,10 +195,10 @@ def test_battle_cards_show_roster_names_and_powers(source: Any, roster: Roster, 
             warrior, item = card.warriors[side], card.items[side]
             assert roster.warrior_name[warrior] in half and roster.item_name[item] in half, card.id
             assert str(roster.warrior_power[warrior]) in half and str(roster.item_power[item]) in half, card.id
-            for w in roster.wielders[item]:
-                assert f"+{roster.bonus} with {roster.warrior_name[w]}" in half_text, card.id
+            for w in roster.wielders[item]:  # a "+5" badge, then the line
+                assert f"+{roster.bonus}\n{link_line(roster, item, 'with', w)}" in half_text, card.id
             for t in roster.targets[item]:
-                assert f"+{roster.bonus} vs {roster.warrior_name[t]}" in half_text, card.id
+                assert f"+{roster.bonus}\n{link_line(roster, item, 'vs', t)}" in half_text, card.id
             assert f"random bonus +{card.random_bonus[side]}" in half, card.id  # variation 5, small
             assert half[0] == load_data()["sides"][side]["name"].upper()
         assert card.environment is not None
@@ -199,18 +208,18 @@ def test_battle_cards_show_roster_names_and_powers(source: Any, roster: Roster, 
         assert f"ENVIRONMENT - {roster.env_side[card.environment].upper()}" in band
         assert card.id in shown  # the id, small in a corner
         links = sum(len(roster.wielders[card.items[s]]) + len(roster.targets[card.items[s]]) for s in ("dark", "light"))
-        assert joined.count(f"+{roster.bonus} ") == links  # no link that the roster does not have
+        assert shown.count(f"+{roster.bonus}") == links  # no link that the roster does not have
+        assert joined.count("with ") + joined.count("vs ") == links
 
 
 def test_b02_worked_example_card_text(source: Any) -> None:
     """The rulebook example's Light starter: Pedro Peter with Virus against Don Triumph with The Constitution."""
     regions = battle_halves(source, "b02")
     assert regions["dark"] == ["FORCES OF DARKNESS", "random bonus +0", "WARRIOR", "Pedro Peter", "4", "ITEM",
-                               "Virus", "6", "+5 with Doctor Sickle\n+5 vs Don Triumph"]
+                               "Virus", "6", "+5", "with Doctor Sickle", "+5", "vs Don Triumph"]
     assert regions["band"] == ["ENVIRONMENT - LIGHT", "Cityscape East", "1"]
     assert regions["light"] == ["FORCES OF LIGHT", "random bonus +2", "WARRIOR", "Don Triumph", "9", "ITEM",
-                                "The Constitution", "8", "+5 with Light Warrior X (placeholder) (assumed)",
-                                "unofficial", "b02"]
+                                "The Constitution", "8", "+5", "with Light Warrior X?", "unofficial", "b02"]
 
 
 def test_army_and_warrior_cards(source: Any, roster: Roster, cards: dict[str, Card]) -> None:
@@ -244,6 +253,7 @@ def test_placeholders_and_assumed_links_are_marked(source: Any, cards: dict[str,
                if e["provenance"] == "assumed"}
     assert {"light-warrior-x", "dark-warrior-y"} <= assumed
     assumed_links = {(link["item"]) for link in data["bonus_links"] if link["provenance"] == "assumed"}
+    tag = list(source.color("tag", "test"))
     marked_somewhere = 0
     for card in cards.values():
         if card.kind == "battle":
@@ -259,7 +269,12 @@ def test_placeholders_and_assumed_links_are_marked(source: Any, cards: dict[str,
         shown = texts(source, card.id)
         want = sum(1 for e in entries if e in assumed)
         assert shown.count("PLACEHOLDER") == want, card.id
-        assert "\n".join(shown).count("(assumed)") == links, card.id
+        # an assumed link: an orange "+5" badge and a "?" after the warrior's name
+        assert sum(1 for t in shown if t.startswith(("with ", "vs ")) and t.endswith("?")) == links, card.id
+        row = source.row(card.id)
+        drawn = resolve_card(source, source.layout_for(row), row, deck="deck").layers
+        badges = [layer for layer in drawn if layer["type"] == "rect" and layer.get("fill") == tag]
+        assert len(badges) == want + links, card.id
         marked_somewhere += want
     assert marked_somewhere > 0 and assumed_links
     assert all("unofficial" in texts(source, c) for c in ("b01", "ad01", "wl1"))
@@ -291,7 +306,8 @@ def test_every_text_fits_at_a_readable_size(source: Any) -> None:
             fitted = fit_text(layer["text"], round(w * k), round(h * k), size_px=round(layer["size_pt"] * pt),
                               min_size_px=round(layer["min_size_pt"] * pt) if "min_size_pt" in layer else None,
                               wrap=bool(layer.get("wrap", False)), stroke_px=round(layer.get("stroke_mm", 0) * k),
-                              align=layer.get("align", "center"))
+                              line_spacing=float(layer.get("line_spacing", 1.0)),
+                              align=layer.get("align", "center"), face=source.font(layer.get("font")))
             assert fitted.fits, (row.key, layer["text"])
             assert fitted.size_px >= 5 * pt, (row.key, layer["text"], fitted.size_px / pt)
 

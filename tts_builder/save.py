@@ -177,6 +177,7 @@ class Panel:
     text: str
     text_position: str  # "top" (under the title) | "bottom"
     box: bool
+    facing: int = 0  # 1: drawn upside down, for the players at the far edge
 
 
 @dataclass(frozen=True)
@@ -565,7 +566,8 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE,
             raise r.fail(f"{where}.text_position", f"expected 'top' or 'bottom', not {position!r}")
         panels.append(Panel(rect=r.rect(p.get("rect"), f"{where}.rect"), title=r.text(p.get("title", ""), f"{where}.title"),
                             text=r.text(p.get("text", ""), f"{where}.text"), text_position=position,
-                            box=r.flag(p.get("box", True), f"{where}.box")))
+                            box=r.flag(p.get("box", True), f"{where}.box"),
+                            facing=r.integer(p.get("facing", 0), f"{where}.facing")))
     ppu = r.integer(m.get("pixels_per_unit", 64), "mat.pixels_per_unit")
     rect = r.rect(m.get("rect"), "mat.rect")
     if not 8 <= ppu or max(rect[2] - rect[0], rect[3] - rect[1]) * ppu > 4096:

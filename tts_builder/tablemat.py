@@ -13,13 +13,48 @@ Output is deterministic: the same layout gives byte-identical PNG bytes.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from tts_builder.art.render import fit_text, font, png_bytes
+from tts_builder.art.source import FontFile, load_fonts
 from tts_builder.save import PLAYER_COLORS, BoardSpec, Face, Panel, Rect, TableLayout, Zone, kit_images
 
 RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class TableFonts:
+    """The fonts of the table's pictures: ``text`` for hints and panel text, ``label`` for titles,
+    zone labels and cell ids (None: Pillow's built-in font)."""
+
+    text: FontFile | None = None
+    label: FontFile | None = None
+
+
+def table_fonts(game_id: str) -> TableFonts:
+    """The fonts ``art_src/<game_id>/art.json`` names: "body" for text, "bold" (else "body") for labels."""
+    fonts = load_fonts(game_id)
+    body = fonts.get("body")
+    return TableFonts(body, fonts.get("bold", body))
+
+
+def relative_luminance(rgb: RGB) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: RGB, b: RGB) -> float:
+    """WCAG 2 contrast ratio of two colours (1 to 21; 4.5 is the minimum for normal text)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
 
 
 def _hex(color: str) -> RGB:
@@ -39,6 +74,7 @@ class _Canvas:
         self.size = (math.ceil((mat.rect[2] - mat.rect[0]) * self.ppu), math.ceil((mat.rect[3] - mat.rect[1]) * self.ppu))
         self.colors = {k: _hex(v) for k, v in mat.colors.items()}
         self.img = Image.new("RGB", self.size, self.colors["background"])
+        self.fonts = table_fonts(layout.game_id)
 
     def px(self, units: float) -> int:
         return max(1, round(units * self.ppu))
@@ -51,7 +87,7 @@ class _Canvas:
 
 
 def _text(draw: ImageDraw.ImageDraw, text: str, box: tuple[int, int, int, int], color: RGB, size_px: int,
-          *, wrap: bool = False, valign: str = "middle") -> None:
+          *, wrap: bool = False, valign: str = "middle", face: FontFile | None = None) -> None:
     """Centre ``text`` in ``box``, shrinking it until it fits."""
     if not text.strip():
         return
@@ -59,14 +95,83 @@ def _text(draw: ImageDraw.ImageDraw, text: str, box: tuple[int, int, int, int], 
     w, h = right - left, bottom - top
     if w <= 0 or h <= 0:
         return
-    fitted = fit_text(text, w, h, size_px=size_px, min_size_px=max(8, size_px // 3), wrap=wrap, align="center")
+    fitted = fit_text(text, w, h, size_px=size_px, min_size_px=max(8, size_px // 3), wrap=wrap, align="center",
+                      face=face)
     x = left + (w - fitted.width) // 2 - fitted.bbox[0]
     if valign == "top":
         y = top - fitted.bbox[1]
     else:
         y = top + (h - fitted.height) // 2 - fitted.bbox[1]
-    draw.multiline_text((x, y), fitted.text, fill=color, font=font(fitted.size_px), spacing=fitted.spacing_px,
+    draw.multiline_text((x, y), fitted.text, fill=color, font=font(fitted.size_px, face), spacing=fitted.spacing_px,
                         align="center")
+
+
+#: How far a card slot's outline goes from the zone colour towards the hint colour (contrast >= 3:1).
+SLOT_OUTLINE_MIX = 0.75
+
+
+def zone_fill(layout: TableLayout, zone: Zone) -> RGB:
+    """The colour a zone is filled with: the mat's zone colour tinted a quarter of the way to its seat's
+    colour, less when that would leave the mat's text colour below 4.5:1 on it (White's zone)."""
+    base = _hex(layout.mat.colors["zone"])
+    if zone.seat is None:
+        return base
+    rgb = PLAYER_COLORS[layout.seats[zone.seat].color]
+    seat = (round(rgb[0] * 255), round(rgb[1] * 255), round(rgb[2] * 255))
+    text = _hex(layout.mat.colors["text"])
+    for tint in (0.25, 0.2, 0.15, 0.1, 0.05):
+        fill = _mix(base, seat, tint)
+        if contrast_ratio(text, fill) >= TEXT_CONTRAST:
+            return fill
+    return base
+
+
+#: WCAG 2 minimum contrast: 4.5:1 for text, 3:1 for graphics (card slot outlines).
+TEXT_CONTRAST, GRAPHIC_CONTRAST = 4.5, 3.0
+_DARK_INK: RGB = (16, 16, 16)
+
+
+def ink_on(fill: RGB, preferred: RGB, others: tuple[RGB, ...], minimum: float = TEXT_CONTRAST) -> RGB:
+    """``preferred`` when it reaches ``minimum`` contrast on ``fill``, else the best of ``others`` and
+    near-black or white (a zone tinted by its seat's colour gets the ink that reads best on it)."""
+    if contrast_ratio(preferred, fill) >= minimum:
+        return preferred
+    return max((*others, _DARK_INK, (255, 255, 255)), key=lambda ink: contrast_ratio(ink, fill))
+
+
+def zone_inks(layout: TableLayout, zone: Zone) -> tuple[RGB, RGB, RGB]:
+    """A zone's label, hint and card slot colours: the mat's, unless too faint on the zone's fill."""
+    colors = {k: _hex(v) for k, v in layout.mat.colors.items()}
+    fill = zone_fill(layout, zone)
+    label = ink_on(fill, colors["text"], (colors["background"],))
+    hint = ink_on(fill, colors["hint"], (label,))
+    slot = _mix(colors["zone"], colors["hint"], SLOT_OUTLINE_MIX)
+    if contrast_ratio(slot, fill) < GRAPHIC_CONTRAST:
+        slot = _mix(fill, hint, SLOT_OUTLINE_MIX)
+    return label, hint, slot
+
+
+def mat_contrasts(layout: TableLayout) -> list[tuple[str, float]]:
+    """WCAG contrast ratio of every text on the mat against what it is drawn on, and of the card
+    slot outlines against their zone: ``(what, ratio)``, for the tests and for authors of table.json."""
+    colors = {k: _hex(v) for k, v in layout.mat.colors.items()}
+    out: list[tuple[str, float]] = []
+    for zone in layout.zones:
+        if zone.role in layout.zone_cells:
+            continue
+        fill = zone_fill(layout, zone)
+        label, hint, slot = zone_inks(layout, zone)
+        out.append((f"zone {zone.role} label", contrast_ratio(label, fill)))
+        if zone.hint:
+            out.append((f"zone {zone.role} hint", contrast_ratio(hint, fill)))
+        if zone.snaps:
+            out.append((f"zone {zone.role} card slots", contrast_ratio(slot, fill)))
+    for n, panel in enumerate(layout.mat.panels):
+        ground = colors["panel"] if panel.box else colors["background"]
+        out.append((f"panel {n} ({panel.title}) title", contrast_ratio(colors["text"], ground)))
+        if panel.box and panel.text:
+            out.append((f"panel {n} ({panel.title}) text", contrast_ratio(colors["hint"], ground)))
+    return out
 
 
 def _zone_picture(c: _Canvas, zone: Zone) -> Image.Image:
@@ -74,10 +179,8 @@ def _zone_picture(c: _Canvas, zone: Zone) -> Image.Image:
     w, h = c.px(zone.size[0]), c.px(zone.size[1])
     pic = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(pic)
-    fill = c.colors["zone"]
-    if zone.seat is not None:
-        rgb = PLAYER_COLORS[c.layout.seats[zone.seat].color]
-        fill = _mix(fill, (round(rgb[0] * 255), round(rgb[1] * 255), round(rgb[2] * 255)), 0.25)
+    fill = zone_fill(c.layout, zone)
+    label_ink, hint_ink, _ = zone_inks(c.layout, zone)
     radius = c.px(0.25)
     line = max(2, c.px(0.05))
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=fill + (255,), outline=c.colors["outline"] + (255,),
@@ -87,32 +190,45 @@ def _zone_picture(c: _Canvas, zone: Zone) -> Image.Image:
     if zone.label_width is not None:  # a long area: label and hint in a block at its left end
         lw = c.px(zone.label_width)
         draw.line((lw, pad, lw, h - pad), fill=c.colors["outline"] + (255,), width=max(1, line // 2))
-        _text(draw, zone.label, (pad, pad, lw - pad, h // 2), c.colors["text"], label_px, wrap=True)
-        _text(draw, zone.hint, (pad, h // 2, lw - pad, h - pad), c.colors["hint"], hint_px, wrap=True)
+        _text(draw, zone.label, (pad, pad, lw - pad, h // 2), label_ink, label_px, wrap=True,
+              face=c.fonts.label)
+        _text(draw, zone.hint, (pad, h // 2, lw - pad, h - pad), hint_ink, hint_px, wrap=True,
+              face=c.fonts.text)
     else:  # a card area: label along the top, hint along the bottom
         band = c.px(0.62)
-        _text(draw, zone.label, (pad, pad, w - pad, band), c.colors["text"], label_px)
-        _text(draw, zone.hint, (pad, h - band, w - pad, h - pad), c.colors["hint"], hint_px, wrap=True)
+        _text(draw, zone.label, (pad, pad, w - pad, band), label_ink, label_px, face=c.fonts.label)
+        _text(draw, zone.hint, (pad, h - band, w - pad, h - pad), hint_ink, hint_px, wrap=True,
+              face=c.fonts.text)
     return pic.rotate(180) if zone.facing % 2 else pic
 
 
-def _panel(c: _Canvas, draw: ImageDraw.ImageDraw, panel: Panel) -> None:
-    left, top, right, bottom = c.box(panel.rect)
+def _panel(c: _Canvas, panel: Panel) -> None:
+    """A panel (a box with a title and text, or a free-standing title), upside down when it faces
+    the far edge."""
+    box = c.box(panel.rect)
+    area = c.img.crop(box)
+    if panel.facing % 2:
+        area = area.rotate(180)
+    draw = ImageDraw.Draw(area)
+    left, top, right, bottom = 0, 0, area.width, area.height
     if panel.box:
         draw.rounded_rectangle((left, top, right - 1, bottom - 1), radius=c.px(0.25), fill=c.colors["panel"],
                                outline=c.colors["outline"], width=max(1, c.px(0.03)))
     pad = c.px(0.2)
     if not panel.box:  # a free-standing title
-        _text(draw, panel.title, (left, top, right, bottom), c.colors["text"], c.px(0.8))
-        return
-    band = c.px(0.8)
-    _text(draw, panel.title, (left + pad, top + pad, right - pad, top + band), c.colors["text"], c.px(0.45))
-    if panel.text_position == "top":
-        _text(draw, panel.text, (left + pad, top + band + pad, right - pad, bottom - pad), c.colors["hint"],
-              c.px(0.3), wrap=True, valign="top")
+        _text(draw, panel.title, (left, top, right, bottom), c.colors["text"], c.px(0.8),
+              face=c.fonts.label)
     else:
-        _text(draw, panel.text, (left + pad, bottom - c.px(1.6), right - pad, bottom - pad), c.colors["hint"],
-              c.px(0.3), wrap=True)
+        band = c.px(0.8)
+        _text(draw, panel.title, (left + pad, top + pad, right - pad, top + band), c.colors["text"], c.px(0.45),
+              face=c.fonts.label)
+        if panel.text_position == "top":
+            _text(draw, panel.text, (left + pad, top + band + pad, right - pad, bottom - pad), c.colors["hint"],
+                  c.px(0.3), wrap=True, valign="top", face=c.fonts.text)
+        else:
+            _text(draw, panel.text, (left + pad, bottom - c.px(1.6), right - pad, bottom - pad), c.colors["hint"],
+                  c.px(0.3), wrap=True, face=c.fonts.text)
+    c.img.paste(area.rotate(180) if panel.facing % 2 else area, box[:2])
 
 
 def render_mat(layout: TableLayout) -> Image.Image:
@@ -120,18 +236,19 @@ def render_mat(layout: TableLayout) -> Image.Image:
     c = _Canvas(layout)
     draw = ImageDraw.Draw(c.img)
     for panel in layout.mat.panels:
-        _panel(c, draw, panel)
+        _panel(c, panel)
     card_w, card_h = layout.card.size
-    outline = _mix(c.colors["zone"], c.colors["hint"], 0.45)
+    outline = _mix(c.colors["zone"], c.colors["hint"], SLOT_OUTLINE_MIX)
     for zone in layout.zones:
         if zone.role in layout.zone_cells:  # made of board cells: the board shows it, not the mat
             continue
         left, top, _, _ = c.box(zone.rect)
         pic = _zone_picture(c, zone)
         c.img.paste(pic, (left, top), pic)
+        slot = zone_inks(layout, zone)[2]
         for x, z in zone.snap_positions():  # where a card lands
             box = c.box((x - card_w / 2, z - card_h / 2, x + card_w / 2, z + card_h / 2))
-            draw.rounded_rectangle(box, radius=c.px(0.15), outline=outline, width=max(1, c.px(0.025)))
+            draw.rounded_rectangle(box, radius=c.px(0.15), outline=slot, width=max(1, c.px(0.025)))
     for placement in layout.decks:  # cards laid out one by one (e.g. reference cards)
         w, h = placement.footprint(layout.card)
         for x, z in placement.spread:
@@ -178,13 +295,13 @@ def _laid_out(layout: TableLayout, mat: Image.Image) -> Image.Image:
         boxes.append((left, top, left + pic.width, top + pic.height))
 
     for board in layout.boards:
-        paste(render_board(board), board.center, board.size, board.rotation_y)
+        paste(render_board(board, c.fonts), board.center, board.size, board.rotation_y)
     for piece in layout.pieces:
         where = piece.position
         if piece.cell is not None:
             where = layout.board(piece.cell[0]).cell_world(piece.cell[1])
         if where is not None and piece.kind != "figurine":
-            paste(render_face(piece.faces[0], piece.shape, cutout=True), where, (piece.size, piece.size), 0.0)
+            paste(render_face(piece.faces[0], piece.shape, cutout=True, fonts=c.fonts), where, (piece.size, piece.size), 0.0)
     left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
     right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
     side = max(right - left, bottom - top) + 2 * c.px(0.5)
@@ -199,7 +316,12 @@ def _laid_out(layout: TableLayout, mat: Image.Image) -> Image.Image:
 PIECE_PX = 256
 
 
-def render_board(board: BoardSpec) -> Image.Image:
+def cell_label_ink(board: BoardSpec, attrs: Mapping[str, Any]) -> RGB:
+    """A cell id's colour: near-black, or white on a cell too dark for it (4.5:1 or better)."""
+    return ink_on(_hex(board.cells.color_of(attrs)), _DARK_INK, ((255, 255, 255),))
+
+
+def render_board(board: BoardSpec, fonts: TableFonts = TableFonts()) -> Image.Image:
     """A board picture from its grid: cells filled by the cell colour rule, edges (when the
     board has an ``edges`` rule) drawn centre to centre in its colours, cell ids as labels. The image
     covers the board's ``size`` at ``pixels_per_unit``, top = board-local +z."""
@@ -232,11 +354,11 @@ def render_board(board: BoardSpec) -> Image.Image:
             if board.label_corner:  # a third of the cell wide, in its top-left corner
                 cx, cz, half = cx - cell_px / 2 + cell_px / 5, cz - cell_px / 2 + cell_px / 6, cell_px // 6
             _text(draw, cell.id, (round(cx - half), round(cz - half), round(cx + half), round(cz + half)),
-                  (16, 16, 16), max(8, cell_px // 4))
+                  cell_label_ink(board, cell.attrs), max(8, cell_px // 4), face=fonts.label)
     return img
 
 
-def render_face(face: Face, shape: str, *, cutout: bool) -> Image.Image:
+def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = TableFonts()) -> Image.Image:
     """One face of a piece: the shape filled with the face colour, its label centred.
     ``cutout`` (tokens, which TTS cuts out of the image) leaves the outside transparent."""
     n = PIECE_PX
@@ -254,21 +376,23 @@ def render_face(face: Face, shape: str, *, cutout: bool) -> Image.Image:
         draw.rounded_rectangle((4, 4, n - 5, n - 5), radius=n // 8, fill=fill, outline=edge, width=6)
     else:
         draw.rectangle((4, 4, n - 5, n - 5), fill=fill, outline=edge, width=6)
-    _text(draw, face.label, (n // 6, n // 6, n - n // 6, n - n // 6), _hex(face.text_color), n // 3, wrap=True)
+    _text(draw, face.label, (n // 6, n // 6, n - n // 6, n - n // 6), _hex(face.text_color), n // 3, wrap=True,
+          face=fonts.label)
     return img if cutout else img.convert("RGB")
 
 
 def render_kit_images(layout: TableLayout) -> dict[str, bytes]:
     """Every kit image (:func:`tts_builder.save.kit_images`) as deterministic PNG bytes, by file name."""
     out: dict[str, bytes] = {}
+    fonts = table_fonts(layout.game_id)
     for board in layout.boards:
-        out[board.image] = png_bytes(render_board(board))
+        out[board.image] = png_bytes(render_board(board, fonts))
     for piece in layout.pieces:
         cutout = piece.kind == "token" and len(piece.faces) == 1
         for side, face in enumerate(piece.faces):
-            out[piece.image(side)] = png_bytes(render_face(face, piece.shape, cutout=cutout))
+            out[piece.image(side)] = png_bytes(render_face(face, piece.shape, cutout=cutout, fonts=fonts))
     for st in layout.stacks:
         for side, face in enumerate(st.faces):
-            out[st.image(side)] = png_bytes(render_face(face, st.shape, cutout=False))
+            out[st.image(side)] = png_bytes(render_face(face, st.shape, cutout=False, fonts=fonts))
     assert list(out) == kit_images(layout)
     return out

@@ -33,7 +33,7 @@ from PIL import Image, ImageDraw
 from tts_builder.art.render import (RENDERER_VERSION, CardCache, CardJob, evaluate, fit_text, font,
                                     png_bytes, render_template, rotated, scale_to, trim)
 from tts_builder.art.sheets import SheetPlan, compose_sheet, plan_sheets
-from tts_builder.art.source import ArtSource, ComponentRow, DeckSpec, Layout, StandaloneSpec, canonical_digest, \
+from tts_builder.art.source import ArtSource, ComponentRow, DeckSpec, FontFile, Layout, StandaloneSpec, canonical_digest, \
     load_art_source, mm_to_px
 from tts_builder.errors import InputError
 from tts_builder.fileio import atomic_write_bytes, atomic_write_json
@@ -388,8 +388,10 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
             raise InputError(f"{source.origin}: thumbnail.cards: {missing[0]!r} is not drawn in any deck")
         title = (render_template(spec.title, {"game": dict(source.game), "tables": source.tables}, "thumbnail.title")
                  if spec.title else None)
+        title_face = _thumbnail_font(source)
         inputs = {"cards": [j.digest for j in jobs], "background": source.color(spec.background, "thumbnail"),
-                  "title": title, "title_color": source.color(spec.title_color, "thumbnail")}
+                  "title": title, "title_color": source.color(spec.title_color, "thumbnail"),
+                  "title_font": title_face.sha256 if title_face else None}
         writer.image(THUMBNAIL, inputs, lambda: _thumbnail(source, [(j, cache.image(j.digest)) for j in jobs], title))
         thumbnail = THUMBNAIL
 
@@ -404,6 +406,12 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
                            pictures=pictures)
     atomic_write_json(folder / MANIFEST, manifest.to_json())
     return manifest
+
+
+def _thumbnail_font(source: ArtSource) -> FontFile | None:
+    """The thumbnail title's font: ``thumbnail.title_font``, else the source's title font."""
+    spec = source.thumbnail
+    return source.font(spec.title_font) if spec is not None and spec.title_font else source.title_font()
 
 
 def _thumbnail(source: ArtSource, cards: Sequence[tuple[CardJob, Image.Image]], title: str | None) -> Image.Image:
@@ -426,10 +434,11 @@ def _thumbnail(source: ArtSource, cards: Sequence[tuple[CardJob, Image.Image]], 
         img.paste(out, (round(cx - out.width / 2), round(cy - out.height / 2)), mask)
     if title:
         box_w, box_h = size - 16, 34
-        fitted = fit_text(title, box_w, box_h, size_px=30, min_size_px=10)
+        face = _thumbnail_font(source)
+        fitted = fit_text(title, box_w, box_h, size_px=30, min_size_px=10, face=face)
         x = 8 + (box_w - fitted.width) // 2 - fitted.bbox[0]
         y = size - 8 - box_h + (box_h - fitted.height) // 2 - fitted.bbox[1]
-        ImageDraw.Draw(img).text((x, y), fitted.text, font=font(fitted.size_px),
+        ImageDraw.Draw(img).text((x, y), fitted.text, font=font(fitted.size_px, face),
                                  fill=source.color(source.thumbnail.title_color, "thumbnail.title_color"))
     return img
 

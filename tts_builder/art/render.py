@@ -4,10 +4,11 @@ Geometry in a layout is in mm from the top-left of the cut box (negative values
 reach into the bleed), fonts in pt, both turned into pixels at the art source's
 DPI. Any string field holding ``{{`` or ``{%`` is a Jinja2 template over the row's
 fields (plus ``row``, ``game``, ``tables``, ``vars``, ``deck``, the layout's ``let``
-names and, inside ``repeat``, ``i``). Fonts come from Pillow only
-(``ImageFont.load_default(size=...)``, Aileron Regular) laid out with the basic
-engine, so output does not depend on the system fonts or on whether libraqm is
-installed.
+names and, inside ``repeat``, ``i``). Fonts are the TrueType files the art source
+names (``fonts`` in art.json, files of ``art_src/fonts/``), or Pillow's built-in
+font (``ImageFont.load_default(size=...)``, Aileron Regular) for a source that names
+none; either is laid out with the basic engine, so output does not depend on the
+system fonts or on whether libraqm is installed.
 
 Drawing is two steps. :func:`resolve_card` evaluates every template, ``when`` and
 ``repeat`` and turns colours into RGB: the result (:class:`ResolvedCard`) is plain
@@ -36,12 +37,12 @@ from jinja2 import StrictUndefined, Template, TemplateError, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from tts_builder.art.source import RGB, ArtSource, ComponentRow, Layout, canonical_digest, mm_to_px
+from tts_builder.art.source import RGB, ArtSource, ComponentRow, FontFile, Layout, canonical_digest, mm_to_px
 from tts_builder.errors import InputError
 from tts_builder.fileio import atomic_write_bytes
 
 #: Bump when the drawing code changes what a layout looks like: every cached card is redrawn.
-RENDERER_VERSION = "2"
+RENDERER_VERSION = "3"
 
 PT_PER_INCH = 72.0
 _ENV = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
@@ -106,23 +107,26 @@ def card_context(source: ArtSource, layout: Layout, row: ComponentRow | None, de
 
 
 @lru_cache(maxsize=256)
-def font(size_px: int) -> ImageFont.FreeTypeFont:
-    """Pillow's built-in scalable font at ``size_px``, basic layout (deterministic)."""
+def font(size_px: int, face: FontFile | None = None) -> ImageFont.FreeTypeFont:
+    """``face`` (a TrueType file of the art source) at ``size_px``, or Pillow's built-in scalable font
+    when ``face`` is None; basic layout either way (deterministic)."""
+    if face is not None:
+        return ImageFont.truetype(io.BytesIO(face.data), max(1, size_px), layout_engine=ImageFont.Layout.BASIC)
     base = ImageFont.load_default(size=max(1, size_px))
     if not isinstance(base, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
         raise InputError("Pillow was built without FreeType: scalable fonts are unavailable")
     return base.font_variant(layout_engine=ImageFont.Layout.BASIC)
 
 
-@lru_cache(maxsize=1)
-def _notdef() -> bytes:
-    return bytes(font(24).getmask("\uffff"))
+@lru_cache(maxsize=8)
+def _notdef(face: FontFile | None) -> bytes:
+    return bytes(font(24, face).getmask("\uffff"))
 
 
 @lru_cache(maxsize=4096)
-def has_glyph(char: str) -> bool:
-    """Whether the built-in font draws ``char`` (it covers ASCII and a few signs)."""
-    return char.isspace() or bytes(font(24).getmask(char)) != _notdef()
+def has_glyph(char: str, face: FontFile | None = None) -> bool:
+    """Whether ``face`` (default: the built-in font, ASCII and a few signs) draws ``char``."""
+    return char.isspace() or bytes(font(24, face).getmask(char)) != _notdef(face)
 
 
 @dataclass(frozen=True)
@@ -162,17 +166,17 @@ def _wrap(text: str, fnt: ImageFont.FreeTypeFont, width: int, stroke: int) -> st
 
 
 def measure(text: str, size_px: int, *, spacing_px: int = 0, stroke_px: int = 0,
-            align: str = "left") -> tuple[int, int, int, int]:
-    """Ink box of ``text`` drawn at (0, 0) (``ImageDraw.multiline_textbbox``)."""
-    box = _MEASURE.multiline_textbbox((0, 0), text, font=font(size_px), spacing=spacing_px, align=align,
+            align: str = "left", face: FontFile | None = None) -> tuple[int, int, int, int]:
+    """Ink box of ``text`` drawn at (0, 0) in ``face`` (``ImageDraw.multiline_textbbox``)."""
+    box = _MEASURE.multiline_textbbox((0, 0), text, font=font(size_px, face), spacing=spacing_px, align=align,
                                       stroke_width=stroke_px)
     return (int(box[0]), int(box[1]), int(box[2]), int(box[3]))
 
 
 def fit_text(text: str, box_w: int, box_h: int, *, size_px: int, min_size_px: int | None = None,
              wrap: bool = False, line_spacing: float = 1.0, stroke_px: int = 0,
-             align: str = "left") -> FittedText:
-    """Lay out ``text`` in a ``box_w`` x ``box_h`` box.
+             align: str = "left", face: FontFile | None = None) -> FittedText:
+    """Lay out ``text`` in a ``box_w`` x ``box_h`` box, in ``face`` (None: the built-in font).
 
     Without ``min_size_px`` the text keeps ``size_px``. With it, the text shrinks
     (largest size first, found by bisection) until its ink box fits the box; if
@@ -182,8 +186,8 @@ def fit_text(text: str, box_w: int, box_h: int, *, size_px: int, min_size_px: in
     def layout(size: int) -> FittedText:
         stroke = max(0, round(stroke_px * size / size_px)) if size_px else stroke_px
         spacing = round(size * (line_spacing - 1.0) + size * 0.15)
-        body = _wrap(text, font(size), box_w, stroke) if wrap else text
-        bbox = measure(body, size, spacing_px=spacing, stroke_px=stroke, align=align)
+        body = _wrap(text, font(size, face), box_w, stroke) if wrap else text
+        bbox = measure(body, size, spacing_px=spacing, stroke_px=stroke, align=align, face=face)
         ok = bbox[2] - bbox[0] <= box_w and bbox[3] - bbox[1] <= box_h
         return FittedText(body, size, spacing, stroke, bbox, ok)
 
@@ -311,11 +315,15 @@ class _Resolver:
             text = render_template(layer["text"], ctx, f"{where}.text")
             if not text.strip():
                 return None
-            missing = sorted({c for c in text if not has_glyph(c)})
+            face = self.source.font(layer.get("font"))
+            missing = sorted({c for c in text if not has_glyph(c, face)})
             if missing:
-                raise InputError(f"{where}.text: {text!r} uses characters the built-in font "
+                which = face.file if face is not None else "the built-in font"
+                raise InputError(f"{where}.text: {text!r} uses characters {which} "
                                  f"lacks: {''.join(missing)!r}")
             out["text"] = text
+            if face is not None:
+                out["font_sha256"] = face.sha256
             out["color"] = list(self.colour(layer.get("color", "#000000"), ctx, f"{where}.color"))
         elif kind == "shape":
             name = render_template(layer["name"], ctx, f"{where}.name")
@@ -453,14 +461,16 @@ class _Painter:
         align = layer.get("align", "center")
         size = round(float(layer["size_pt"]) * self.pt_px)
         min_size = round(float(layer["min_size_pt"]) * self.pt_px) if "min_size_pt" in layer else None
+        face = self.source.font(layer.get("font"))
         fitted = fit_text(text, lw, lh, size_px=size, min_size_px=min_size, wrap=bool(layer.get("wrap", False)),
                           line_spacing=float(layer.get("line_spacing", 1.0)),
-                          stroke_px=round(float(layer.get("stroke_mm", 0.0)) * self.px_per_mm), align=align)
+                          stroke_px=round(float(layer.get("stroke_mm", 0.0)) * self.px_per_mm), align=align,
+                          face=face)
         x = {"left": 0, "center": (lw - fitted.width) // 2, "right": lw - fitted.width}[align] - fitted.bbox[0]
         valign = layer.get("valign", "middle")
         y = {"top": 0, "middle": (lh - fitted.height) // 2, "bottom": lh - fitted.height}[valign] - fitted.bbox[1]
         mask = Image.new("L", (lw, lh), 0)
-        ImageDraw.Draw(mask).multiline_text((x, y), fitted.text, fill=255, font=font(fitted.size_px),
+        ImageDraw.Draw(mask).multiline_text((x, y), fitted.text, fill=255, font=font(fitted.size_px, face),
                                             spacing=fitted.spacing_px, align=align,
                                             stroke_width=fitted.stroke_px, stroke_fill=255)
         if rot in _TRANSPOSE:

@@ -22,6 +22,12 @@ Format 1 (every ``comment`` key is ignored)::
                 error), so a template looks an entry up as ``tables.roster.warriors[warrior_id]``
                 (Jinja2 tries attributes first: a key that is also a dict method, such as ``items``,
                 ``keys`` or ``values``, must be written ``tables.roster['items']``)
+    fonts       {"body": "DejaVuSansCondensed.ttf", "bold": ...}  TrueType fonts by name, files of the shared
+                ``art_src/fonts/`` folder (licences beside them). A text layer's ``font`` picks one (default
+                "body", which must then exist); the thumbnail title, the play mat, boards and pieces use them too
+                ("bold" for titles and labels when the source names one). A file missing from the fonts folder
+                of another art root is looked up in the shipped one. Without ``fonts`` text falls back to
+                Pillow's built-in font.
     dpi         render resolution of the physical sizes (default 300); supersample 1-4 (default 1)
     palette     {"name": "#rrggbb" | CSS colour}; any colour field (a layout's background too) takes a
                 palette name or a colour, or a template giving one: ``"{{ side }}_bg"`` picks a
@@ -39,7 +45,7 @@ Format 1 (every ``comment`` key is ignored)::
                   "back": layout, "hidden": layout (optional, default back), "back_is_hidden", "unique_back"}]
     standalone  [{"kinds": [...], "where", "back"}]  components drawn as their own image (boards, tokens)
     tts         {"dpi": sheet resolution, "max_sheet_px": <= 4096, "empty_cell": colour}
-    thumbnail   {"background", "cards": [keys], "title": template, "title_color"}
+    thumbnail   {"background", "cards": [keys], "title": template, "title_color", "title_font"}
 
 Layers (geometry in mm from the cut box's top-left; a box is [x, y, w, h] or "cut" / "safe" /
 "bleed"; inside a shape, coordinates are fractions of the shape's box; widths stay in mm):
@@ -51,7 +57,8 @@ Layers (geometry in mm from the cut box's top-left; a box is [x, y, w, h] or "cu
     hatch    box, color, width_mm, spacing_mm, radius_mm  (diagonal lines clipped to a rounded box)
     shape    box, name  (a shape of the library, drawn in the box)
     text     box, text, size_pt, min_size_pt (shrink until it fits), color, align left|center|right,
-             valign top|middle|bottom, rotate (degrees counter-clockwise), wrap, line_spacing, stroke_mm
+             valign top|middle|bottom, rotate (degrees counter-clockwise), wrap, line_spacing, stroke_mm,
+             font (a name of ``fonts``)
     image    box, src (a file under <game>/assets/), fit contain|cover|stretch
     every layer: when (a Jinja2 expression), repeat {"count": n, "step_mm": [dx, dy]} (``i`` = 0..n-1)
 
@@ -68,6 +75,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
+import io
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -76,7 +84,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from PIL import ImageColor
+from PIL import ImageColor, ImageFont
 
 from tts_builder.errors import InputError
 from tts_builder.fileio import parse_json_text
@@ -85,6 +93,10 @@ ART_FILE = "art.json"
 #: Names every template sees; a ``let`` name may not take one of them.
 RESERVED_NAMES = frozenset({"row", "game", "tables", "vars", "deck", "i"})
 ASSETS_DIR = "assets"
+#: The shared folder of TrueType fonts beside the game folders (``art_src/fonts/``).
+FONTS_DIR = "fonts"
+#: The font a text layer uses when it names none.
+DEFAULT_FONT = "body"
 MM_PER_INCH = 25.4
 _KEY_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -206,6 +218,19 @@ class ThumbnailSpec:
     cards: tuple[str, ...]
     title: str | None
     title_color: str
+    title_font: str | None = None
+
+
+@dataclass(frozen=True)
+class FontFile:
+    """A TrueType font an art source names: its name there, the file (for messages) and its bytes.
+
+    Equality and hashing go by name and digest, so a font can key caches."""
+
+    name: str
+    file: str  # "art_src/fonts/<file>"
+    sha256: str
+    data: bytes = field(repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -228,6 +253,18 @@ class ArtSource:
     tts: TtsProfile
     thumbnail: ThumbnailSpec | None
     assets_digest: str = field(default="")
+    fonts: Mapping[str, FontFile] = field(default_factory=dict)
+
+    def font(self, name: str | None = None) -> FontFile | None:
+        """The font called ``name`` (default :data:`DEFAULT_FONT`); None when the source names no fonts
+        (Pillow's built-in font is used)."""
+        if not self.fonts:
+            return None
+        return self.fonts[name or DEFAULT_FONT]
+
+    def title_font(self) -> FontFile | None:
+        """The font for titles and labels: "bold" when the source names one, else the body font."""
+        return self.font("bold" if "bold" in self.fonts else None)
 
     def row(self, key: str) -> ComponentRow:
         for r in self.rows:
@@ -254,7 +291,7 @@ def mm_to_px(mm: float, dpi: float) -> int:
 
 # --------------------------------------------------------------------------- strict reading
 
-_TOP_KEYS = {"format", "name", "components", "context", "tables", "dpi", "supersample", "palette", "shapes",
+_TOP_KEYS = {"format", "name", "components", "context", "tables", "fonts", "dpi", "supersample", "palette", "shapes",
              "layouts", "kinds", "decks", "standalone", "tts", "thumbnail", "comment"}
 _LAYOUT_KEYS = {"extends", "size_mm", "bleed_mm", "safe_mm", "background", "vars", "let", "layers", "comment"}
 _COMMON_LAYER_KEYS = {"type", "when", "repeat", "comment"}
@@ -266,7 +303,7 @@ LAYER_KEYS: dict[str, set[str]] = {
     "hatch": {"box", "color", "width_mm", "spacing_mm", "radius_mm"},
     "shape": {"box", "name"},
     "text": {"box", "text", "size_pt", "min_size_pt", "color", "align", "valign", "rotate", "wrap",
-             "line_spacing", "stroke_mm"},
+             "line_spacing", "stroke_mm", "font"},
     "image": {"box", "src", "fit"},
 }
 _PRIMITIVES = {"rect", "ellipse", "polygon", "line", "hatch"}
@@ -355,6 +392,8 @@ def _check_layer(layer: Any, where: str, origin: str, *, primitive_only: bool = 
             _num(layer["rotate"], f"{where}.rotate", origin)
         if "wrap" in layer and not isinstance(layer["wrap"], bool):
             raise InputError(f"{origin}: {where}.wrap: expected true or false")
+        if "font" in layer:
+            _str(layer["font"], f"{where}.font", origin)
     if kind == "shape":
         _str(layer.get("name"), f"{where}.name", origin)
     if kind == "image":
@@ -529,6 +568,45 @@ def _load_tables(raw: Mapping[str, Any], folder: Traversable, game_id: str, orig
     return tables
 
 
+def _load_fonts(raw: Any, base: Traversable | Path, origin: str) -> dict[str, FontFile]:
+    """The ``fonts`` map: each name -> a TrueType file of ``<art root>/fonts/``, read and checked."""
+    fonts: dict[str, FontFile] = {}
+    for name, rel in _obj(raw, "fonts", origin).items():
+        where = f"fonts.{name}"
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", name):
+            raise InputError(f"{origin}: {where}: a font name is letters, digits, '_' or '-'")
+        rel = _str(rel, where, origin)
+        if "/" in rel or "\\" in rel or rel in (".", "..") or not rel.lower().endswith((".ttf", ".otf")):
+            raise InputError(f"{origin}: {where}: {rel!r} must be the name of a .ttf or .otf file in art_src/{FONTS_DIR}/")
+        resource = base / FONTS_DIR / rel
+        if not resource.is_file():  # an art root of its own (tests, other projects) may use the shipped fonts
+            resource = art_root() / FONTS_DIR / rel
+        label = f"art_src/{FONTS_DIR}/{rel}"
+        if not resource.is_file():
+            raise InputError(f"{origin}: {where}: no font file {label}")
+        data = resource.read_bytes()
+        try:
+            ImageFont.truetype(io.BytesIO(data), 12)
+        except OSError as exc:
+            raise InputError(f"{origin}: {where}: {label} is not a font FreeType can read ({exc})") from None
+        fonts[name] = FontFile(name, label, hashlib.sha256(data).hexdigest(), data)
+    if fonts and DEFAULT_FONT not in fonts:
+        raise InputError(f"{origin}: fonts: name a {DEFAULT_FONT!r} font (the one text layers use by default)")
+    return fonts
+
+
+def load_fonts(game_id: str, *, root: Traversable | Path | None = None) -> dict[str, FontFile]:
+    """The fonts ``art_src/<game_id>/art.json`` names (empty when the game has no art source or names
+    none): the play mat, boards and pieces of the game are drawn with them."""
+    base = art_root() if root is None else root
+    art_file = base / game_id / ART_FILE
+    if not _KEY_RE.match(game_id) or not art_file.is_file():
+        return {}
+    origin = f"art_src/{game_id}/{ART_FILE}"
+    spec = _obj(parse_json_text(art_file.read_text(encoding="utf-8"), origin), "top level", origin)
+    return _load_fonts(spec.get("fonts", {}), base, origin)
+
+
 def load_art_source(game_id: str, *, root: Traversable | Path | None = None) -> ArtSource:
     """Read and check ``<root>/<game_id>/art.json`` and the component rows it names."""
     base = art_root() if root is None else root
@@ -586,6 +664,13 @@ def load_art_source(game_id: str, *, root: Traversable | Path | None = None) -> 
             _check_layer(prim, f"{where}.layers[{n}]", origin, primitive_only=True)
         shapes[name] = shape
     layouts = _resolve_layouts(_obj(spec.get("layouts"), "layouts", origin), origin)
+    fonts = _load_fonts(spec.get("fonts", {}), base, origin)
+    for layout in layouts.values():
+        for n, layer in enumerate(layout.layers):
+            if "font" in layer and layer["font"] not in fonts:
+                known = ", ".join(sorted(fonts)) or "none: add a 'fonts' map"
+                raise InputError(f"{origin}: layouts.{layout.name}: a text layer names font {layer['font']!r} "
+                                 f"(known: {known})")
 
     kinds_raw = _obj(spec.get("kinds"), "kinds", origin)
     kinds: dict[str, str] = {}
@@ -657,19 +742,22 @@ def load_art_source(game_id: str, *, root: Traversable | Path | None = None) -> 
     thumbnail = None
     if "thumbnail" in spec:
         t = _obj(spec["thumbnail"], "thumbnail", origin)
-        _keys(t, {"background", "cards", "title", "title_color", "comment"}, "thumbnail", origin)
+        _keys(t, {"background", "cards", "title", "title_color", "title_font", "comment"}, "thumbnail", origin)
         thumbnail = ThumbnailSpec(
             background=_str(t.get("background", "#202020"), "thumbnail.background", origin),
             cards=_str_list(t.get("cards", []), "thumbnail.cards", origin),
             title=_str(t["title"], "thumbnail.title", origin) if "title" in t else None,
             title_color=_str(t.get("title_color", "#ffffff"), "thumbnail.title_color", origin),
+            title_font=_str(t["title_font"], "thumbnail.title_font", origin) if "title_font" in t else None,
         )
+        if thumbnail.title_font is not None and thumbnail.title_font not in fonts:
+            raise InputError(f"{origin}: thumbnail.title_font: no font {thumbnail.title_font!r} in 'fonts'")
 
     source = ArtSource(
         game_id=game_id, origin=origin, root=folder, components=components, game=game, tables=tables, rows=rows,
         dpi=dpi, supersample=ss, palette=palette, shapes=shapes, layouts=layouts, kinds=kinds,
         decks=tuple(decks), standalone=tuple(standalone), tts=tts, thumbnail=thumbnail,
-        assets_digest=_digest_assets(folder),
+        assets_digest=_digest_assets(folder), fonts=fonts,
     )
     # Colours named in styles must resolve now, not halfway through a render.
     for name in (tts.empty_cell, *(l.background for l in layouts.values())):
