@@ -94,3 +94,25 @@ def test_bash_completion_completes_commands_and_game_ids(tmp_path: Path, capsys:
     assert complete("tts-builder", "pr") == ["print"]
     assert complete("tts-builder", "print", "tw") == ["twin-tower-city", "two-and-two", "two-by-two"]
     assert complete("tts-builder", "print", "two-and-two", "--pa") == ["--paper"]
+
+
+def test_help_describes_the_tool_in_plain_words(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "``" not in out  # no reStructuredText markup from a docstring
+    assert "Build Tabletop Simulator mods" in out
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["print", "two-and-two", "-q"], "tts-builder print: unrecognized arguments: -q"),
+    (["validate", "a.json", "--bogus", "-z"], "tts-builder validate: unrecognized arguments: --bogus -z"),
+    (["show"], "tts-builder show: the following arguments are required: FILE"),
+    (["print", "two-and-two", "--paper", "a3"], "tts-builder print: argument --paper: invalid choice: 'a3'"),
+])
+def test_usage_errors_name_the_program_and_subcommand_once(argv: list[str], line: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(line)
+    assert err.count("tts-builder") == 1

@@ -1,4 +1,4 @@
-"""The ``tts-builder`` command line.
+"""The tts-builder command line.
 
 Exit codes are the same for every command: 0 success, 1 the input was read and
 found wanting (an illegal move, an invalid save, a Lua/Python disagreement),
@@ -25,6 +25,16 @@ from tts_builder.sources import is_collection
 from tts_builder.progress import Progress, progress_mode
 
 
+#: what ``tts-builder --help`` says the tool is, in plain words
+DESCRIPTION = ("Build Tabletop Simulator mods from board-game rules and data,\n"
+               "and simulate, validate, show and replay recorded games.")
+
+
+class UsageError(InputError):
+    """A command line argparse refused, already naming the program and the subcommand
+    (``tts-builder print: unrecognized arguments: -q``): printed as it is, exit 2."""
+
+
 class _Parser(argparse.ArgumentParser):
     """One-line errors, and no abbreviated options: ``--out`` must not be guessed from
     ``--o``, and a new option must not silently change what an old abbreviation meant."""
@@ -34,7 +44,18 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:  # argparse's default prints usage; keep one line
-        raise InputError(f"{self.prog}: {message}")
+        raise UsageError(f"{self.prog}: {message}")
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """As argparse's, but arguments no command takes are blamed on the subcommand given
+        (argparse reports them from the top-level parser, without naming it)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = getattr(parsed, "command", None)
+            prog = f"{self.prog} {command}" if command else self.prog
+            raise UsageError(f"{prog}: unrecognized arguments: {' '.join(extras)}")
+        return parsed
 
 
 def _out_dir(value: str, option: str = "--out") -> Path:
@@ -293,7 +314,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from tts_builder.clihelp import SHELLS, epilog
 
-    parser = _Parser(prog="tts-builder", description=__doc__.splitlines()[0] if __doc__ else None,
+    parser = _Parser(prog="tts-builder", description=DESCRIPTION,
                      epilog=epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tts-builder {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -469,6 +490,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return code
+    except UsageError as exc:  # names the program (and subcommand) itself
+        print(_one_line(str(exc)), file=sys.stderr)
+        return 2
     except InputError as exc:
         print(f"tts-builder: {_one_line(str(exc))}", file=sys.stderr)
         return 2
