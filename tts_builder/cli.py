@@ -340,8 +340,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             break
     trace = trace_file(args.file, lenient=args.lenient)
     atomic_write_text(out, replay_html(trace))
-    print(f"wrote {args.out}: {len(trace.steps)} moves, {trace.verdict_text()}")
-    return 0
+    print(f"wrote {args.out}: {trace.summary()}")
+    return 0 if trace.report.legal else 1  # the page is written either way; exit 1 as show and validate
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -80,6 +80,13 @@ class Trace:
             text += f"; result: {self.report.result_text()}"
         return text
 
+    def summary(self) -> str:
+        """The file and its verdict in one line, the move count said once: "g.json: legal, 70 moves,
+        finished: White wins 3 sets to 1", "g.json: illegal at move 10 by White: ..."."""
+        if self.refused is None:  # legal, or illegal in its recorded result: validate's words
+            return self.report.summary()
+        return f"{self.file}: {self.verdict_text()}"
+
     def seat(self, player: Any) -> str:
         if type(player) is int and 0 <= player < len(self.seat_names):
             return self.seat_names[player]
