@@ -155,7 +155,10 @@ def cmd_completion(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tts_builder.simulate import simulate
 
+    from tts_builder.simulate import check_seed
+
     game_id = _game_arg(args.game)
+    check_seed(args.seed)  # before the folder is made
     jobs = _jobs_arg(args.jobs)
     out = _out_dir(args.out)
     sweep_stale_temp(out, recursive=False)  # what a killed run left
@@ -253,6 +256,9 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
         raise InputError(f"--games must be at least 1, not {args.games}")
     if args.mutants < 0:
         raise InputError(f"--mutants must be at least 0, not {args.mutants}")
+    from tts_builder.simulate import check_seed
+
+    check_seed(args.seed)
     players = _players_arg(args.players)
     options = _options_arg(args.options) if args.options is not None else None
     jobs = _jobs_arg(args.jobs)
