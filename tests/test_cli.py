@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -73,7 +75,7 @@ def one_line_error(capsys, argv):
     code = main(argv)
     err = capsys.readouterr().err
     assert code == 2, err
-    assert err.count("\n") == 1 and err.startswith("tts-builder: ") and "Traceback" not in err, err
+    assert err.count("\n") == 1 and re.match(r"tts-builder( [a-z-]+)?: ", err) and "Traceback" not in err, err
     return err
 
 
@@ -213,3 +215,37 @@ def test_bad_utf8_names_line_and_column(tmp_path, capsys):
     path.write_bytes(b'{\n  "a": "\xff"}')
     err = one_line_error(capsys, ["schema-check", str(path)])
     assert f"{path}: not UTF-8 text at line 2 column 9 (byte 10)" in err
+
+
+# --- writers refuse a FIFO (or device) where they would write: one line, exit 2, the FIFO kept ----
+
+GOLDEN_DRAW = Path(__file__).parent / "golden" / "two-and-two" / "played-draw.transcript.json"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+@pytest.mark.parametrize("argv, expected", [
+    (["replay", str(GOLDEN_DRAW), "--out", "{fifo}"], "--out {fifo}: names a device, FIFO or socket, not a file"),
+    (["print", "two-and-two", "--out", "{fifo}"], "--out {fifo}: names a device, FIFO or socket, not a folder"),
+    (["report", str(GOLDEN_DRAW), "--chart", "{fifo}"], "--chart {fifo}: names a device, FIFO or socket, not a folder"),
+    (["simulate", "two-and-two", "--games", "1", "-q", "--out", "{fifo}"],
+     "--out {fifo}: names a device, FIFO or socket, not a folder"),
+    (["install", "two-and-two", "--tts-dir", "{fifo}"], "--tts-dir {fifo}: names a device, FIFO or socket, not a folder"),
+    (["build", "two-and-two", "--out", "{fifo}"], "--out {fifo}: names a device, FIFO or socket, not a folder"),
+    (["sheets", "two-and-two", "--out", "{fifo}"], "--out {fifo}: names a device, FIFO or socket, not a folder"),
+])
+def test_writers_refuse_a_fifo_target(tmp_path, capsys, argv, expected):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    err = one_line_error(capsys, [a.format(fifo=fifo) for a in argv])
+    assert expected.format(fifo=fifo) in err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO is left as it was"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_inside_the_output_folder_is_not_replaced(tmp_path, capsys):
+    """report --chart DIR writes DIR/report.svg: a FIFO there is refused, not overwritten."""
+    os.mkfifo(tmp_path / "report.svg")
+    err = one_line_error(capsys, ["report", str(GOLDEN_DRAW), "--chart", str(tmp_path)])
+    assert f"{tmp_path / 'report.svg'}: names a device, FIFO or socket, not a file; nothing written" in err
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "report.svg").st_mode)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tts-builder-tmp-")]

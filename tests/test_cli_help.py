@@ -94,3 +94,50 @@ def test_bash_completion_completes_commands_and_game_ids(tmp_path: Path, capsys:
     assert complete("tts-builder", "pr") == ["print"]
     assert complete("tts-builder", "print", "tw") == ["twin-tower-city", "two-and-two", "two-by-two"]
     assert complete("tts-builder", "print", "two-and-two", "--pa") == ["--paper"]
+
+
+def test_help_describes_the_tool_in_plain_words(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "``" not in out  # no reStructuredText markup from a docstring
+    assert "Build Tabletop Simulator mods" in out
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["print", "two-and-two", "-q"], "tts-builder print: unrecognized arguments: -q"),
+    (["validate", "a.json", "--bogus", "-z"], "tts-builder validate: unrecognized arguments: --bogus -z"),
+    (["show"], "tts-builder show: the following arguments are required: FILE"),
+    (["print", "two-and-two", "--paper", "a3"], "tts-builder print: argument --paper: invalid choice: 'a3'"),
+])
+def test_usage_errors_name_the_program_and_subcommand_once(argv: list[str], line: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(line)
+    assert err.count("tts-builder") == 1
+
+
+def test_help_says_which_seat_counts_use_each_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """Smitten 2's difficulty is for two players, its solo_* options for one: the game refuses
+    them otherwise, and help says so beside each option, with what the option does (the data file)."""
+    from tts_builder.clihelp import option_seat_counts
+
+    assert option_seat_counts(rules.get_game("smitten-2")) == {
+        "difficulty": [2], "solo_balance": [1], "solo_easy": [1], "solo_left_hand": [1]}
+    assert option_seat_counts(rules.get_game("twin-tower-city"))["teams"] == [4, 6]
+    assert option_seat_counts(rules.get_game("two-and-two")) == {"denied_symbol_to_hand": [2], "deny_window": [2]}
+    assert main(["help", "smitten-2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    after = {lines[i].split()[0]: lines[i + 1].strip() for i in range(len(lines) - 1)
+             if lines[i].startswith("    ") and not lines[i].startswith("     ")}
+    assert after["difficulty"].startswith("(2 players only) two players: Easy (4-card hands)")
+    for name in ("solo_balance", "solo_easy", "solo_left_hand"):
+        assert after[name].startswith("(1 player only) solo ")
+    assert all(len(line) <= 100 for line in lines if "example:" not in line)
+    assert main(["help", "twin-tower-city"]) == 0
+    out = capsys.readouterr().out
+    assert "(4, 6 players only) Team play" in out and "(2, 4, 6" not in out
+    assert main(["games", "smitten-2", "--options", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["option_seat_counts"]["difficulty"] == [2] and data["option_seat_counts"]["solo_easy"] == [1]

@@ -75,3 +75,48 @@ def test_apply_fills_only_what_the_command_line_left_off(tmp_path: Path) -> None
     args = argparse.Namespace(command="simulate", out=None)  # simulate's --out is its transcripts folder
     apply_config(args, tmp_path)
     assert args.out is None
+
+
+@pytest.mark.parametrize("name", ["tts-builder.toml", "pyproject.toml"])
+def test_a_folder_by_the_settings_name_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str], name: str) -> None:
+    (tmp_path / name).mkdir()
+    with pytest.raises(InputError, match=re.escape(f"{name}: is a folder, not a settings file")):
+        load_config(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["sheets", "obren-buttons"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"tts-builder: {name}: is a folder" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name], "nothing is written"
+
+
+@pytest.mark.parametrize("name, table", [("tts-builder.toml", ""), ("pyproject.toml", "[tool.tts-builder]\n")])
+@pytest.mark.parametrize("argv, text, expected", [
+    (["install", "two-and-two"], 'tts_dir = "no/such/tts"\n', "{where}: tts_dir no/such/tts: no such folder"),
+    (["build", "two-and-two"], 'base_url = "ftp://x"\n',
+     "{where}: base_url: expected an http:// or https:// URL, not 'ftp://x'"),
+    (["print", "two-and-two"], 'out = "taken"\n', "{where}: out taken: names a file, not a folder"),
+    (["sheets", "two-and-two"], 'out = "taken/b"\n',
+     "{where}: out taken/b: is inside taken, which is a file, not a folder"),
+])
+def test_a_bad_value_from_the_file_names_the_file_and_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str], name: str, table: str,
+                                                          argv: list[str], text: str, expected: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "taken").write_text("a file")
+    (tmp_path / name).write_text(table + text)
+    where = "tts-builder.toml" if name == "tts-builder.toml" else "pyproject.toml [tool.tts-builder]"
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == f"tts-builder: {expected.format(where=where)}\n"
+    assert "--" not in err.split(":")[1], "no flag that was never given is blamed"
+
+
+def test_a_bad_value_from_a_flag_still_names_the_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tts-builder.toml").write_text('tts_dir = "also/missing"\n')
+    assert main(["install", "two-and-two", "--tts-dir", "no/such/tts"]) == 2
+    assert capsys.readouterr().err == "tts-builder: --tts-dir no/such/tts: no such folder\n"
+    assert main(["build", "two-and-two", "--base-url", "ftp://x"]) == 2
+    assert capsys.readouterr().err == "tts-builder: --base-url: expected an http:// or https:// URL, not 'ftp://x'\n"

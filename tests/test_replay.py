@@ -263,3 +263,30 @@ def test_replay_out_must_be_a_page(capsys: pytest.CaptureFixture[str], tmp_path:
     (tmp_path / "file").write_text("x", "utf-8")
     code, out, err = run(capsys, "replay", str(DRAW), "--out", str(tmp_path / "file" / "p.html"))
     assert code == 2 and "is a file, not a folder" in err
+
+
+def test_replay_exits_1_on_an_illegal_game_and_still_writes_the_page(capsys: pytest.CaptureFixture[str],
+                                                                    tmp_path: Path) -> None:
+    """Exit codes as for every command (show, validate): 1 when the game was read and found illegal."""
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(illegal_transcript()), "utf-8")
+    page = tmp_path / "bad.html"
+    code, out, err = run(capsys, "replay", str(bad), "--out", str(page))
+    assert code == 1 and not err and page.is_file()
+    assert out == f"wrote {page}: {bad}: illegal at move 10 by White: [card-in-hand] Symbol card 2200 is not in " \
+                  "your hand. (Gameplay)\n"
+    data = json.loads(OBREN.read_text("utf-8"))
+    data["result"] = {**data["result"], "winner": 1 - data["result"]["winner"],
+                      "winners": [1 - data["result"]["winner"]]}
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps(data), "utf-8")
+    code, out, _ = run(capsys, "replay", str(wrong), "--out", str(tmp_path / "wrong.html"))
+    assert code == 1 and "illegal at the recorded result: [result]" in out and (tmp_path / "wrong.html").is_file()
+
+
+def test_replay_says_the_move_count_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    page = tmp_path / "good.html"
+    code, out, _ = run(capsys, "replay", str(DRAW), "--out", str(page))
+    moves = len(json.loads(DRAW.read_text("utf-8"))["moves"])
+    assert code == 0 and out == f"wrote {page}: {DRAW}: legal, {moves} moves, finished: Draw, 4 sets each\n"
+    assert out.count("moves") == 1

@@ -79,7 +79,8 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = {}
     for name, source in (("obren", OBREN), ("bad", folder / "bad.json"), ("wrong", folder / "wrong.json")):
         out[name] = folder / f"{name}.html"
-        assert main(["replay", str(source), "--out", str(out[name])]) == 0
+        # exit 1 for an illegal game, the page written all the same
+        assert main(["replay", str(source), "--out", str(out[name])]) == (0 if name == "obren" else 1)
     return out
 
 
@@ -159,6 +160,27 @@ def test_an_illegal_moves_rule_is_highlighted(browser: Any, pages: dict[str, Pat
         assert {hand.nth(i).get_attribute("alt") for i in range(hand.count())} == {"c0210", "c0100-1"}
     finally:
         page.close()
+
+
+def test_an_illegal_game_opens_on_the_illegal_move(browser: Any, pages: dict[str, Path]) -> None:
+    """No #move=N in the address: the page opens where the game was stopped, the rule highlighted."""
+    page = open_page(browser, pages["bad"])
+    try:
+        assert text(page, "#position") == "Move 10 of 10"
+        assert page.evaluate("location.hash") == "#move=10"
+        rule = page.locator("#rule")
+        assert rule.is_visible() and "highlight" in (rule.get_attribute("class") or "")
+        assert text(page, "#rule .rule-id") == "card-in-hand"
+        assert "current" in (page.locator("#moves li.illegal").get_attribute("class") or "")
+        page.click("#first")  # and the other positions are still there
+        assert text(page, "#position") == "Start (move 0 of 10)" and rule.is_hidden()
+    finally:
+        page.close()
+    legal = open_page(browser, pages["obren"])  # a legal game still opens at the start
+    try:
+        assert text(legal, "#position").startswith("Start (move 0 of")
+    finally:
+        legal.close()
 
 
 def test_a_refused_result_is_highlighted_at_the_end(browser: Any, pages: dict[str, Path]) -> None:

@@ -107,6 +107,18 @@ def test_cooperative_and_solo_success_and_scores():
     assert r["table"]["rate"] == 1.0 and r["table"]["score"]["max"] == 15 and r["kinds"] == {"solo": 2}
     text = report_text(r)
     assert "table wins" in text and "2/2" in text and "100.0%" in text
+    assert text.splitlines()[0] == "toy: 2 games, 1 player"  # not "1 players"
+
+
+def test_report_text_means_have_one_decimal_and_counts_agree_with_their_nouns():
+    coop = [transcript(Result.cooperative(True, 2, "all-placed", 18)),
+            transcript(Result.cooperative(False, 2, "stuck", 5)),
+            transcript(Result.cooperative(False, 2, "stuck", 9))]
+    text = report_text(build_report(coop))
+    assert "  score: min 5, median 9, mean 10.7, p90 18, max 18" in text.splitlines()
+    whole = report_text(build_report([transcript(Result.win(0, [3, 1], "most"), moves=4)]))
+    assert whole.splitlines()[0] == "toy: 1 game, 2 players"
+    assert "  length in moves: min 4, median 4, mean 4.0, p90 4, max 4" in whole.splitlines()
 
 
 def test_policies_are_compared_when_seats_play_different_ones():
@@ -210,6 +222,8 @@ def test_chart_draws_bars_with_intervals():
     (["simulate", "twin-tower-city", "--players", "2", "--vary", "teams"], "--vary teams=true: --options/--players: team play"),
     (["simulate", "smitten-2", "--vary", "difficulty", "--options", '{"difficulty": "hard"}', "--policy", "a,b"],
      "--policy a,b: unknown seat policy 'a'"),
+    # a negative seed deals as its positive (and GAME--03.json reads and sorts badly): refused
+    (["simulate", "two-and-two", "--seed", "-3"], "--seed must be at least 0, not -3"),
 ])
 def test_simulate_refusals_are_one_line_exit_2(tmp_path, capsys, argv, words):
     code, out, err = run(capsys, [*argv, "--games", "1", "--out", str(tmp_path / "o")])
@@ -260,3 +274,12 @@ def test_the_same_table_of_players_is_the_same_game():
     assert play_game("two-and-two", 2, policy="heuristic , random") == play_game("two-and-two", 2,
                                                                                  policy="heuristic,random")
     assert variants("two-and-two", "heuristic,heuristic", None, None, swap=True) == [("heuristic", None)]
+
+
+def test_simulate_file_names_sort_in_seed_order(tmp_path, capsys):
+    """Seeds 998 to 1001: one width for the run, so a listing sorts as the seeds do."""
+    code, _, _ = run(capsys, ["simulate", "obren-buttons", "--games", "4", "--seed", "998", "-q",
+                              "--out", str(tmp_path)])
+    assert code == 0
+    names = sorted(p.name for p in tmp_path.glob("obren-buttons-*.json"))
+    assert names == [f"obren-buttons-{s:04d}.json" for s in range(998, 1002)]

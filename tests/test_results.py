@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from rules.core import Result
+from rules.core import Result, seat_label
 from tts_builder.cli import main
 from tts_builder.simulate import play_game
 from tts_builder.validate import validate_data
@@ -191,7 +191,7 @@ def test_a_batch_goes_on_past_an_unusable_file(tmp_path, capsys):
     # d.json does not exist
     assert main(["validate", *map(str, files)]) == 2
     out, err = capsys.readouterr()
-    assert "b.json: illegal at move 5" in out and "c.json: legal" in out
+    assert "b.json: illegal at move 6 by Red: [turn-order]" in out and "c.json: legal" in out  # moves[5]
     assert out.splitlines()[-1] == "4 files: 1 legal, 1 illegal, 2 unusable"
     assert err.count("\n") == 2 and "a.json" in err and "d.json: no such file" in err
     assert main(["validate", "--json", *map(str, files)]) == 2
@@ -301,3 +301,37 @@ def test_the_mod_prints_the_result_in_words_when_the_game_ends(tmp_path):
     assert recorded["reason"] == "forfeit" and recorded["outcome"] == "win" and recorded["kind"] == "competitive"
     said = [line.text for line in table.fake.chat]
     assert f"Game over: {other} wins: {color} forfeits" in said, said
+
+
+def test_validate_show_and_replay_count_moves_and_name_seats_alike(tmp_path, capsys):
+    """One convention for people: move N counted from 1, the seat by its player's name; validate's
+    --json keeps the 0-based index into "moves"."""
+    data = load("played-draw.transcript.json")
+    data["moves"][7]["player"] = 1 - data["moves"][7]["player"]
+    mover = data["moves"][7]["player"]
+    name = data["players"][mover]["name"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    assert main(["validate", str(path)]) == 1
+    text = capsys.readouterr().out
+    assert text.startswith(f"{path}: illegal at move 8 by {name}: [turn-order]")
+    assert main(["show", str(path)]) == 1
+    assert f"Verdict: illegal at move 8 by {name}: [turn-order]" in capsys.readouterr().out
+    assert main(["replay", str(path), "--out", str(tmp_path / "bad.html")]) == 1
+    assert f"illegal at move 8 by {name}: [turn-order]" in capsys.readouterr().out
+    assert main(["validate", "--json", str(path)]) == 1
+    (report,) = json.loads(capsys.readouterr().out)
+    assert report["violations"][0]["move"] == 7 and report["violations"][0]["player"] == mover
+
+
+def test_validate_names_an_unnamed_seat_as_the_game_does(tmp_path, capsys):
+    data = load("played-draw.transcript.json")
+    data["players"] = [{"name": ""}, {"name": ""}]
+    data["moves"][2]["player"] = 1 - data["moves"][2]["player"]
+    path = tmp_path / "anon.json"
+    path.write_text(json.dumps(data))
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    state = rules.get_game("two-and-two").new_state(seed=0)
+    assert f"illegal at move 3 by {seat_label(state, data['moves'][2]['player'])}:" in out
+    assert "(player" not in out

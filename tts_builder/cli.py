@@ -1,4 +1,4 @@
-"""The ``tts-builder`` command line.
+"""The tts-builder command line.
 
 Exit codes are the same for every command: 0 success, 1 the input was read and
 found wanting (an illegal move, an invalid save, a Lua/Python disagreement),
@@ -17,12 +17,22 @@ from typing import Any, Callable, NoReturn, Sequence
 import rules
 import rules.players
 from tts_builder import __version__
-from tts_builder.config import apply_config
+from tts_builder.config import apply_config, setting_label
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import MAX_JSON_DEPTH, parse_json_text, sweep_stale_temp
 from tts_builder.parallel import WorkerDied
 from tts_builder.sources import is_collection
 from tts_builder.progress import Progress, progress_mode
+
+
+#: what ``tts-builder --help`` says the tool is, in plain words
+DESCRIPTION = ("Build Tabletop Simulator mods from board-game rules and data,\n"
+               "and simulate, validate, show and replay recorded games.")
+
+
+class UsageError(InputError):
+    """A command line argparse refused, already naming the program and the subcommand
+    (``tts-builder print: unrecognized arguments: -q``): printed as it is, exit 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,18 +44,62 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:  # argparse's default prints usage; keep one line
-        raise InputError(f"{self.prog}: {message}")
+        raise UsageError(f"{self.prog}: {message}")
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """As argparse's, but arguments no command takes are blamed on the subcommand given
+        (argparse reports them from the top-level parser, without naming it)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = getattr(parsed, "command", None)
+            prog = f"{self.prog} {command}" if command else self.prog
+            raise UsageError(f"{prog}: unrecognized arguments: {' '.join(extras)}")
+        return parsed
 
 
 def _out_dir(value: str, option: str = "--out") -> Path:
-    """``--out DIR`` as a Path, refused when it, or a folder above it, is not a folder."""
+    """``--out DIR`` as a Path, refused when it, or a folder above it, is not a folder (a file,
+    a FIFO, a device). ``option`` names where the value came from: the flag, or the settings
+    file and key (:func:`tts_builder.config.setting_label`)."""
     path = Path(value)
     for place in (path, *path.parents):
         if place.exists():
             if not place.is_dir():
                 what = "names" if place == path else f"is inside {place}, which is"
-                raise InputError(f"{option} {value}: {what} a file, not a folder")
+                kind = "a file" if place.is_file() else "a device, FIFO or socket"
+                raise InputError(f"{option} {value}: {what} {kind}, not a folder")
             break
+    return path
+
+
+def _setting_out(args: argparse.Namespace) -> Path:
+    """The build folder (``--out``, the settings file's ``out`` or ``build``), checked."""
+    return _out_dir(args.out, setting_label(args, "out", "--out"))
+
+
+def _setting_base_url(args: argparse.Namespace) -> str | None:
+    """``--base-url`` (or the settings file's ``base_url``), checked, the error naming its source."""
+    from tts_builder.build import check_base_url
+
+    if args.base_url is None:
+        return None
+    label = setting_label(args, "base_url", "--base-url")
+    try:
+        check_base_url(args.base_url)
+    except InputError:
+        raise InputError(f"{label}: expected an http:// or https:// URL, not {args.base_url!r}") from None
+    return str(args.base_url)
+
+
+def _setting_tts_dir(args: argparse.Namespace) -> Path | None:
+    """``--tts-dir`` (or the settings file's ``tts_dir``): an existing folder, the error naming its source."""
+    if not args.tts_dir:
+        return None
+    label = setting_label(args, "tts_dir", "--tts-dir")
+    path = _out_dir(args.tts_dir, label)
+    if not path.is_dir():
+        raise InputError(f"{label} {args.tts_dir}: no such folder")
     return path
 
 
@@ -86,7 +140,7 @@ def cmd_print(args: argparse.Namespace) -> int:
     from tts_builder.printplay import print_command
 
     game_id = _game_arg(args.game)
-    out = _out_dir(args.out)
+    out = _setting_out(args)
     sweep_stale_temp(out / game_id)  # what a killed run left
     return print_command(game_id, out, args.paper, backs=not args.no_backs, as_json=args.json)
 
@@ -101,7 +155,10 @@ def cmd_completion(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tts_builder.simulate import simulate
 
+    from tts_builder.simulate import check_seed
+
     game_id = _game_arg(args.game)
+    check_seed(args.seed)  # before the folder is made
     jobs = _jobs_arg(args.jobs)
     out = _out_dir(args.out)
     sweep_stale_temp(out, recursive=False)  # what a killed run left
@@ -199,6 +256,9 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
         raise InputError(f"--games must be at least 1, not {args.games}")
     if args.mutants < 0:
         raise InputError(f"--mutants must be at least 0, not {args.mutants}")
+    from tts_builder.simulate import check_seed
+
+    check_seed(args.seed)
     players = _players_arg(args.players)
     options = _options_arg(args.options) if args.options is not None else None
     jobs = _jobs_arg(args.jobs)
@@ -212,7 +272,7 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from tts_builder.build import build_command, check_base_url
+    from tts_builder.build import build_command
 
     if args.push and not args.watch:
         raise InputError("build: --push goes with --watch (after a single build, run `tts-builder push GAME`)")
@@ -222,12 +282,12 @@ def cmd_build(args: argparse.Namespace) -> int:
         if args.all and args.games:
             raise InputError("build: give game ids or --all, not both")
         games = rules.game_ids() if args.all else [_game_arg(g) for g in dict.fromkeys(args.games)]
-        if args.base_url is not None:
-            check_base_url(args.base_url)
-        return watch_command(games, out_root=_out_dir(args.out), base_url=args.base_url, push=args.push,
+        base_url = _setting_base_url(args)
+        return watch_command(games, out_root=_setting_out(args), base_url=base_url, push=args.push,
                              all_games=args.all)
 
-    return build_command(args.games, all_games=args.all, out_root=_out_dir(args.out), base_url=args.base_url,
+    out_root = _setting_out(args)
+    return build_command(args.games, all_games=args.all, out_root=out_root, base_url=_setting_base_url(args),
                          progress=progress_mode(args.quiet))
 
 
@@ -238,7 +298,7 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     command: Callable[[str, Path], int] | None = getattr(art, "render_sheets_command", None)
     if command is None:
         raise InputError("sheets: the art module has no render_sheets_command")
-    out = _out_dir(args.out)
+    out = _setting_out(args)
     sweep_stale_temp(out / game_id)  # what a killed run left
     return command(game_id, out)
 
@@ -250,8 +310,7 @@ def cmd_install(args: argparse.Namespace) -> int:
     if args.replace and args.saved_object:
         raise InputError("install: --replace and --saved-object do not go together (a saved object is always "
                          "replaced in place)")
-    return install_command(game_id, out_root=_out_dir(args.out),
-                           tts_dir=_out_dir(args.tts_dir, "--tts-dir") if args.tts_dir else None,
+    return install_command(game_id, out_root=_setting_out(args), tts_dir=_setting_tts_dir(args),
                            replace=args.replace, as_saved_object=args.saved_object)
 
 
@@ -273,12 +332,13 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from tts_builder.fileio import atomic_write_text
+    from tts_builder.fileio import atomic_write_text, require_writable_target
     from tts_builder.replay import replay_html, trace_file
 
     out = Path(args.out)
     if out.is_dir():
         raise InputError(f"--out {args.out}: names a folder, not a page")
+    require_writable_target(out, f"--out {args.out}")  # a FIFO or device is not replaced by the page
     for place in out.parents:
         if place.exists():
             if not place.is_dir():
@@ -286,14 +346,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
             break
     trace = trace_file(args.file, lenient=args.lenient)
     atomic_write_text(out, replay_html(trace))
-    print(f"wrote {args.out}: {len(trace.steps)} moves, {trace.verdict_text()}")
-    return 0
+    print(f"wrote {args.out}: {trace.summary()}")
+    return 0 if trace.report.legal else 1  # the page is written either way; exit 1 as show and validate
 
 
 def build_parser() -> argparse.ArgumentParser:
     from tts_builder.clihelp import SHELLS, epilog
 
-    parser = _Parser(prog="tts-builder", description=__doc__.splitlines()[0] if __doc__ else None,
+    parser = _Parser(prog="tts-builder", description=DESCRIPTION,
                      epilog=epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tts-builder {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -469,6 +529,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return code
+    except UsageError as exc:  # names the program (and subcommand) itself
+        print(_one_line(str(exc)), file=sys.stderr)
+        return 2
     except InputError as exc:
         print(f"tts-builder: {_one_line(str(exc))}", file=sys.stderr)
         return 2

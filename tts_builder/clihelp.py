@@ -3,19 +3,24 @@ options (defaults, allowed values, seat counts) for ``games --options`` and ``he
 shell completion scripts (shtab).
 
 Everything about a game comes from its metadata (:class:`rules.core.Game`: ``options``,
-``option_values``, ``seat_counts``): a sixth game shows up here with no change to this module.
+``option_values``, ``seat_counts``, the ``options`` table of its data file for what each option
+does) and from the game itself (which seat counts start a game with each option value): a sixth
+game shows up here with no change to this module.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 from typing import Any
 
 import rules
 from tts_builder.errors import InputError, require_game
 
 SHELLS = ("bash", "zsh", "tcsh")
+#: the width ``help GAME`` wraps what an option does to
+HELP_WIDTH = 100
 
 EXAMPLES = """\
 examples:
@@ -58,19 +63,66 @@ def allowed_values(game: rules.Game, name: str) -> list[Any] | None:
     return None
 
 
+def option_seat_counts(game: rules.Game) -> dict[str, list[int]]:
+    """For each option, the seat counts a game starts with when it is off its default (the
+    game itself says: ``new_state`` refuses an option value a seat count does not use, as Smitten
+    2's ``difficulty`` for one player). An option with no other value, or none a seat count
+    accepts, is listed with every seat count.
+
+    >>> option_seat_counts(rules.get_game("smitten-2"))["difficulty"]
+    [2]
+    """
+    from rules.core import SetupError
+
+    counts = game.seat_counts()
+    found: dict[str, set[int]] = {name: set() for name in game.options}
+    tried: set[str] = set()
+    for variant in game.option_variants()[1:]:
+        (name, _), = variant.items()
+        tried.add(name)
+        for n in counts:
+            if n in found[name]:
+                continue
+            try:
+                game.new_state(seed=0, options=variant, num_players=n)
+            except (SetupError, ValueError):
+                continue
+            found[name].add(n)
+    return {name: sorted(found[name]) if name in tried and found[name] else list(counts) for name in game.options}
+
+
+def option_note(game: rules.Game, name: str) -> str:
+    """What option ``name`` does, in the words of the game's data file (its ``help``, ``summary``
+    or ``note``), or ""."""
+    table = game.data.get("options") if isinstance(game.data, dict) else None
+    entry = table.get(name) if isinstance(table, dict) else None
+    if not isinstance(entry, dict):
+        return ""
+    return next((str(entry[k]) for k in ("help", "summary", "note") if isinstance(entry.get(k), str)), "")
+
+
 def options_text(game: rules.Game) -> str:
-    """A game's seats and options in words, with an example; what ``help GAME`` prints."""
+    """A game's seats and options in words, with an example; what ``help GAME`` prints: per
+    option its default and values, then the seat counts that use it (when not all do) and what
+    it does."""
     lines = [f"{game.id}: {game.name}", f"  seats: {_seats(game)} (simulate/check-lua --players N)"]
     if not game.options:
         lines.append("  options: none")
     else:
         lines.append("  options (--options '{\"name\": value}', JSON values):")
         width = max(len(n) for n in game.options)
+        seats = option_seat_counts(game)
         for name in sorted(game.options):
             values = allowed_values(game, name)
             allowed = (", ".join(map(_json, values)) if values is not None
                        else f"any {type(game.options[name]).__name__}")
             lines.append(f"    {name:{width}}  default {_json(game.options[name])}; takes {allowed}")
+            used = seats[name]
+            about = (f"({', '.join(map(str, used))} player{'s' if used != [1] else ''} only) "
+                     if used != list(game.seat_counts()) else "") + option_note(game, name)
+            if about:
+                indent = " " * (width + 6)
+                lines += textwrap.wrap(about, HELP_WIDTH, initial_indent=indent, subsequent_indent=indent)
         name = sorted(game.options)[0]
         other = next((v for v in (allowed_values(game, name) or []) if v != game.options[name]), game.options[name])
         lines.append(f"  example: tts-builder simulate {game.id} --games 100 --out sims "
@@ -79,8 +131,10 @@ def options_text(game: rules.Game) -> str:
 
 
 def options_json(game: rules.Game) -> dict[str, Any]:
-    """``games --json --options``: the game's description plus each option's allowed values (null: open)."""
-    return {**game.describe(), "option_values": {n: allowed_values(game, n) for n in sorted(game.options)}}
+    """``games --json --options``: the game's description plus each option's allowed values (null: open)
+    and the seat counts that use it."""
+    return {**game.describe(), "option_values": {n: allowed_values(game, n) for n in sorted(game.options)},
+            "option_seat_counts": option_seat_counts(game)}
 
 
 def games_command(game_id: str | None, *, options: bool, as_json: bool) -> int:

@@ -7,8 +7,10 @@ table of ``pyproject.toml``; neither is an error. Keys:
 * ``tts_dir``: what ``install --tts-dir`` takes (TTS's folder holding ``Saves/``);
 * ``out``: the build output folder (``--out`` of build, sheets, install and print; default ``build``).
 
-A flag on the command line wins over the file. An unknown key, a value that is not a string, or a
-file that is not TOML is refused with one line naming the file and the key (exit 2).
+A flag on the command line wins over the file. An unknown key, a value that is not a string, a
+file that is not TOML, or a folder (or anything but a file) by either name is refused with one line
+naming the file and the key (exit 2). A value the command then finds wanting (``tts_dir`` naming no
+folder) is blamed on the file and key, not on a flag never given (:func:`setting_label`).
 """
 
 from __future__ import annotations
@@ -41,8 +43,20 @@ class Config:
     def get(self, key: str) -> str | None:
         return self.values.get(key, DEFAULTS.get(key))
 
+    def label(self, key: str) -> str | None:
+        """How a message names where ``key``'s value came from ("tts-builder.toml: tts_dir"),
+        or None when the file does not set it."""
+        if key not in self.values or self.origin is None:
+            return None
+        where = f"{PYPROJECT} [{TABLE}]" if self.origin == PYPROJECT else self.origin
+        return f"{where}: {key}"
+
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    if path.is_dir():
+        raise InputError(f"{path.name}: is a folder, not a settings file (move it away or rename it)")
+    if not path.is_file():
+        raise InputError(f"{path.name}: not a regular file (a device, FIFO or socket), not a settings file")
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
@@ -74,10 +88,10 @@ def load_config(folder: Path | None = None) -> Config:
     """
     folder = Path.cwd() if folder is None else Path(folder)
     own = folder / CONFIG_FILE
-    if own.is_file():
+    if own.exists():  # a folder by that name is refused, not passed over
         return Config(_check(_read_toml(own), CONFIG_FILE), CONFIG_FILE)
     project = folder / PYPROJECT
-    if project.is_file():
+    if project.exists():
         data = _read_toml(project)
         tool = data.get("tool", {})
         if isinstance(tool, dict) and "tts-builder" in tool:
@@ -85,8 +99,13 @@ def load_config(folder: Path | None = None) -> Config:
     return Config({}, None)
 
 
+#: the attribute of the parsed arguments where :func:`apply_config` notes whence each value came
+SOURCES_ATTR = "setting_sources"
+
+
 def apply_config(args: argparse.Namespace, folder: Path | None = None) -> None:
-    """Fill the options left off the command line (None) from the file, then the defaults.
+    """Fill the options left off the command line (None) from the file, then the defaults, and
+    note in ``args.setting_sources`` (key -> label) the ones the file set (:func:`setting_label`).
 
     Only for the commands in :data:`COMMANDS`: the file is not read for any other (``games``,
     ``--help`` and ``completion`` work beside a broken file).
@@ -97,5 +116,23 @@ def apply_config(args: argparse.Namespace, folder: Path | None = None) -> None:
     if not wanted:
         return
     config = load_config(folder)
+    sources: dict[str, str] = getattr(args, SOURCES_ATTR, None) or {}
     for key in wanted:
         setattr(args, key, config.get(key))
+        label = config.label(key)
+        if label is not None:
+            sources[key] = label
+    setattr(args, SOURCES_ATTR, sources)
+
+
+def setting_label(args: argparse.Namespace, key: str, flag: str) -> str:
+    """How an error names the value of ``key``: its flag (``--tts-dir``) when given on the command
+    line or left at the default, else the settings file and key ("tts-builder.toml: tts_dir").
+
+    >>> setting_label(argparse.Namespace(setting_sources={"out": "tts-builder.toml: out"}), "out", "--out")
+    'tts-builder.toml: out'
+    >>> setting_label(argparse.Namespace(), "out", "--out")
+    '--out'
+    """
+    sources = getattr(args, SOURCES_ATTR, None) or {}
+    return str(sources.get(key, flag))

@@ -235,10 +235,28 @@ def temp_path_in(folder: Path, label: str) -> Path:
     return folder / f"{TEMP_PREFIX}{label}-{os.getpid()}-{os.urandom(4).hex()}"
 
 
+def require_writable_target(path: str | os.PathLike[str], label: str | None = None) -> None:
+    """InputError when ``path`` exists and is not a regular file: a write would replace a FIFO,
+    a device or a socket with a file (or fail on a folder). ``label`` prefixes the message
+    (``--out page.html``); by default the path itself."""
+    p = Path(path)
+    try:
+        info = os.stat(p)
+    except OSError:  # missing (or unreadable: the write will name it)
+        return
+    where = label or str(p)
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"{where}: names a folder, not a file; nothing written")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{where}: names a device, FIFO or socket, not a file; nothing written")
+
+
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` via a temporary file and a rename; the file gets
-    the usual permissions (mkstemp would leave it readable by its owner only)."""
+    the usual permissions (mkstemp would leave it readable by its owner only). A target that
+    exists and is not a regular file (a FIFO, a device, a folder) is refused, not replaced."""
     target = Path(path)
+    require_writable_target(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_path_in(target.parent, target.name)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)

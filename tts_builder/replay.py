@@ -80,10 +80,16 @@ class Trace:
             text += f"; result: {self.report.result_text()}"
         return text
 
+    def summary(self) -> str:
+        """The file and its verdict in one line, the move count said once: "g.json: legal, 70 moves,
+        finished: White wins 3 sets to 1", "g.json: illegal at move 10 by White: ..."."""
+        if self.refused is None:  # legal, or illegal in its recorded result: validate's words
+            return self.report.summary()
+        return f"{self.file}: {self.verdict_text()}"
+
     def seat(self, player: Any) -> str:
-        if type(player) is int and 0 <= player < len(self.seat_names):
-            return self.seat_names[player]
-        return f"seat {player}"
+        """How the text names ``player``, as validate's text does."""
+        return self.report.seat(player)
 
 
 def _describe(state: State, player: Any, move: Any, names: list[str]) -> str:
@@ -96,20 +102,6 @@ def _describe(state: State, player: Any, move: Any, names: list[str]) -> str:
     return words if words.startswith(who) else f"{who}: {words}"
 
 
-def _seat_names(state: State, players: list[str]) -> list[str]:
-    """Each seat's name: the transcript's player name, else the game's name for the seat."""
-    out = []
-    for seat in range(state.num_players()):
-        name = players[seat] if seat < len(players) else ""
-        if not name:
-            try:
-                name = state.seat_name(seat)
-            except (IndexError, KeyError):
-                name = f"Seat {seat}"
-        out.append(name)
-    return out
-
-
 def trace_data(data: Any, source: str, *, lenient: bool = False) -> Trace:
     """Walk one transcript (or save); :class:`InputError` when it cannot be used at all. ``lenient``
     drops move fields the game does not know before judging, as ``validate --lenient`` does."""
@@ -118,7 +110,7 @@ def trace_data(data: Any, source: str, *, lenient: bool = False) -> Trace:
     game, state, moves = parse_transcript(transcript, source)
     by_move = {v.move: v for v in report.violations if v.move is not None}
     players = [str(p.get("name", "")) for p in transcript["players"]]
-    seat_names = _seat_names(state, players)
+    seat_names = report.seat_names
     views = [state.table_view()]
     steps: list[Step] = []
     for index, entry in enumerate(moves):

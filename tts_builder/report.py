@@ -250,7 +250,7 @@ def report_text(report: Mapping[str, Any]) -> str:
     rates, with the interval in brackets)."""
     game = report["game"] if isinstance(report["game"], str) else ", ".join(report["game"])
     seats = "/".join(map(str, report["seat_counts"]))
-    lines = [f"{game}: {report['games']} games, {seats} players"
+    lines = [f"{game}: {_count(report['games'], 'game')}, {seats} player{'' if seats == '1' else 's'}"
              + (f", {report['unfinished']} unfinished" if report["unfinished"] else "")]
     rows: list[tuple[str, Mapping[str, Any]]] = []
     for s in report.get("seats", []):
@@ -273,13 +273,28 @@ def report_text(report: Mapping[str, Any]) -> str:
     if "table" in report:
         score = report["table"]["score"]
         if score:
-            lines.append("  score: " + ", ".join(f"{k} {score[k]}" for k in STATS))
+            lines.append("  score: " + _stats_text(score))
     if report["reasons"]:
         reasons = sorted(report["reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
         lines.append("  end reasons: " + ", ".join(f"{k} {v}" for k, v in reasons))
     if report["length"]:
-        lines.append("  length in moves: " + ", ".join(f"{k} {report['length'][k]}" for k in STATS))
+        lines.append("  length in moves: " + _stats_text(report["length"]))
     return "\n".join(lines)
+
+
+def _count(n: int, noun: str) -> str:
+    """ "1 game", "3 games"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _stats_text(stats: Mapping[str, Any]) -> str:
+    """A distribution in words, the mean with one decimal whatever its value ("mean 24.0") so the
+    figures line up from report to report; the others are the values themselves.
+
+    >>> _stats_text({"min": 1, "median": 5.5, "mean": 10.6667, "p90": 9, "max": 10})
+    'min 1, median 5.5, mean 10.7, p90 9, max 10'
+    """
+    return ", ".join(f"{k} {stats[k]:.1f}" if k == "mean" else f"{k} {stats[k]}" for k in STATS)
 
 
 # -- picture -------------------------------------------------------------------

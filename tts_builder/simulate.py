@@ -137,6 +137,19 @@ def _play_to_text(job: tuple[str, int, str, dict[str, Any] | None, int | None, P
     return path, dump_json(play_game(game_id, seed, policy=policy, options=options, num_players=num_players))
 
 
+def check_seed(seed: int) -> int:
+    """``--seed``, refused when negative: Python's generator deals seed -3 as it deals seed 3 (the
+    same game twice under two names), and ``GAME--03.json`` would neither read nor sort well.
+
+    >>> check_seed(-3)
+    Traceback (most recent call last):
+    tts_builder.errors.InputError: --seed must be at least 0, not -3 (a negative seed deals the same game as its positive)
+    """
+    if seed < 0:
+        raise InputError(f"--seed must be at least 0, not {seed} (a negative seed deals the same game as its positive)")
+    return seed
+
+
 def simulate(game_id: str, games: int, seed: int, out: Path, *, policy: str = "heuristic",
              options: dict[str, Any] | None = None, num_players: int | None = None,
              progress: Callable[[int, int], None] | None = None, jobs: int = 1,
@@ -149,8 +162,9 @@ def simulate(game_id: str, games: int, seed: int, out: Path, *, policy: str = "h
     require_game(game_id)
     if games < 1:
         raise InputError(f"--games must be at least 1, not {games}")
+    check_seed(seed)
     plays = variants(game_id, policy, options, num_players, swap=swap, vary=vary)
-    width = max(3, len(str(games - 1)))
+    width = max(3, len(str(seed + games - 1)))  # one width for the run: the names sort in seed order
     total = games * len(plays)
     work = ((game_id, seed + i, spec, opts, num_players,
              out / f"{game_id}-{seed + i:0{width}d}{f'-{k}' if len(plays) > 1 else ''}.json")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, judge_apply
+from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, judge_apply, seat_label
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
@@ -65,6 +65,14 @@ class Report:
     players: list[str] = field(default_factory=list)
     #: the replay's result (or the forfeit a penalised move brings), for :meth:`Result.describe`.
     outcome: Result | None = None
+    #: how the text names each seat: the player's name, else the game's name for the seat
+    seat_names: list[str] = field(default_factory=list)
+
+    def seat(self, player: Any) -> str:
+        """How the text names ``player``: as ``show`` does ("White", "Seat 2", "seat x")."""
+        if type(player) is int and 0 <= player < len(self.seat_names):
+            return self.seat_names[player]
+        return f"Seat {player}" if type(player) is int and player >= 0 else f"seat {player}"
 
     @property
     def legal(self) -> bool:
@@ -88,8 +96,8 @@ class Report:
     def summary(self) -> str:
         if self.violations:
             v = self.violations[0]
-            if v.move is not None:
-                where = f"move {v.move} (player {v.player})"
+            if v.move is not None:  # counted from 1 for people, as show and replay do (--json: from 0)
+                where = f"move {v.move + 1} by {self.seat(v.player)}"
             elif v.field.startswith("result"):
                 where = "the recorded result"
             else:
@@ -114,6 +122,13 @@ class Unusable:
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "verdict": self.verdict, "error": self.error}
+
+
+def seat_names(state: State, players: list[str]) -> list[str]:
+    """Each seat's name: the transcript's player name, else the game's name for the seat
+    (:func:`rules.core.seat_label`)."""
+    return [(players[seat] if seat < len(players) else "") or seat_label(state, seat)
+            for seat in range(state.num_players())]
 
 
 def extract_transcript(data: Any, source: str) -> Any:
@@ -229,6 +244,7 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
     report = Report(file=source, game=game.id, moves_total=len(moves),
                     recorded_result=transcript.get("result"),
                     players=[str(p.get("name", "")) for p in transcript["players"]])
+    report.seat_names = seat_names(state, report.players)
     report.violations += _settings_violations(game, state, players, options)
     move_format = game.rules.get("move-format")
     for index, entry in enumerate(moves):

@@ -197,8 +197,11 @@
       else if (e.key === "End") show(total);
     });
     window.addEventListener("hashchange", function () { var n = fromHash(); if (n !== null) show(n, true); });
+    // without #move=N: the start, or for a game stopped by an illegal move (always the last
+    // step), that move with its rule highlighted
     var initial = fromHash();
-    show(initial === null ? 0 : initial, initial !== null);
+    var refused = total > 0 && !D.steps[total - 1].ok;
+    show(initial === null ? (refused ? total : 0) : initial, initial !== null);
     document.body.dataset.ready = "1";
   }
 
