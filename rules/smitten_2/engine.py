@@ -319,7 +319,11 @@ class SmittenState(State):
         return out
 
     def _progress_moves(self) -> list[Move]:
-        return [m for m in self._candidates() if self.check(m).ok]
+        return [m for m in self._candidates() if self._check_rules(m).ok]
+
+    def _can_progress(self) -> bool:
+        """Whether any move advances the game: :meth:`_progress_moves` stopping at the first."""
+        return any(self._check_rules(m).ok for m in self._candidates())
 
     def legal_moves(self) -> list[Move]:
         """Every move that advances the game (table talk, optional and changing nothing, is not listed)."""
@@ -360,6 +364,11 @@ class SmittenState(State):
             return _v("unknown-grid", f"There is no grid {move['grid']} (the grids are 0 and 1).")
         if "hand" in move and move["hand"] not in (0, 1):
             return _v("unknown-hand", f"There is no hand {move['hand']} (0 is the left hand, 1 the right).")
+        return self._check_rules(move)
+
+    def _check_rules(self, move: Move) -> Verdict:
+        """:meth:`check` past the move's form: for a well-formed move (an enumerated candidate)."""
+        t = move["type"]
         s = self.s
         phase = s["phase"]
         if t == "say":
@@ -596,7 +605,7 @@ class SmittenState(State):
         if self.is_terminal():
             return
         if s["steps"]:
-            if not self._progress_moves():
+            if not self._can_progress():
                 s["end"] = {"reason": "cannot-follow", "won": False}
             return
         s["played"], s["played_grid"], s["revealed"], s["named"], s["placed_grids"] = "", -1, "", "", []
@@ -618,7 +627,7 @@ class SmittenState(State):
     def _start_turn(self) -> None:
         s = self.s
         s["phase"] = "turn"
-        if not self._progress_moves():
+        if not self._can_progress():
             s["end"] = {"reason": "no-play", "won": False}
 
     # -- end ------------------------------------------------------------

@@ -114,6 +114,9 @@ def _checked_setup(setup: Mapping[str, Any]) -> JSONDict:
 
 
 GAME = TwoByTwoGame()
+#: the cell indexes that are water from the start, and the land ones in cell order (the move list).
+_SEA: frozenset[int] = frozenset(i for i, land in enumerate(B.LAND) if not land)
+_LAND_CELLS: tuple[int, ...] = tuple(i for i, land in enumerate(B.LAND) if land)
 
 
 def _v(rule: str, message: str) -> Verdict:
@@ -199,22 +202,29 @@ class TwoByTwoState(State):
             taken = set(s["arks"])
             return [{"type": "place-ark", "cell": c} for c in B.ARK_SPACES if c not in taken]
         if phase == "water":
-            return [{"type": "water", "cell": c} for i, c in enumerate(B.CELLS)
-                    if not self.is_water(i) and self.touches_water(i)]
+            water = _SEA.union([i for i, f in enumerate(s["flooded"]) if f])
+            return [{"type": "water", "cell": B.CELLS[i]} for i in _LAND_CELLS
+                    if i not in water and not water.isdisjoint(B.NEIGHBOURS[i])]
         seat = int(s["turn"])
         here = B.CELL_INDEX[s["arks"][seat]]
         taken = {B.CELL_INDEX[a] for a in s["arks"]}
         out: list[Move] = [{"type": "move", "to": B.CELLS[n]} for n in B.NEIGHBOURS[here]
                            if self.is_water(n) and n not in taken]
-        up = [i for i, t in enumerate(s["tokens"]) if t and s["face_up"][i]
-              and B.species_of(t) in B.RESCUABLE]
-        for x, i in enumerate(up):
-            for j in up[x + 1:]:
-                if (B.species_of(s["tokens"][i]) == B.species_of(s["tokens"][j])
-                        and (here in B.NEIGHBOURS[i] or here in B.NEIGHBOURS[j])):
-                    # either order names the same pair
-                    out.append({"type": "rescue", "cells": [B.CELLS[i], B.CELLS[j]]})
-                    out.append({"type": "rescue", "cells": [B.CELLS[j], B.CELLS[i]]})
+        tokens, face_up = s["tokens"], s["face_up"]
+        # the face-up rescuable animals by species, in cell order: each pair i < j once, i's order first
+        groups: dict[str, list[int]] = {}
+        for i, t in enumerate(tokens):
+            if t and face_up[i]:
+                sp = B.species_of(t)
+                if sp in B.RESCUABLE:
+                    groups.setdefault(sp, []).append(i)
+        pairs = sorted((i, j) for same in groups.values() if len(same) > 1
+                       for x, i in enumerate(same) for j in same[x + 1:])
+        for i, j in pairs:
+            if here in B.NEIGHBOURS[i] or here in B.NEIGHBOURS[j]:
+                # either order names the same pair
+                out.append({"type": "rescue", "cells": [B.CELLS[i], B.CELLS[j]]})
+                out.append({"type": "rescue", "cells": [B.CELLS[j], B.CELLS[i]]})
         out.append({"type": "pass"})
         return out
 
