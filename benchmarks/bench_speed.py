@@ -5,7 +5,7 @@
 Per registered game (default seat count and options) three figures, each the median of
 ``--rounds`` rounds, each round spending about ``--seconds`` CPU-seconds per figure:
 
-* ``playout``: random playouts (legal-move enumeration plus apply), moves per CPU-second;
+* ``playout``: random playouts (the simulated player's random pick plus apply), moves per CPU-second;
 * ``validate``: :func:`tts_builder.validate.validate_data` on random-policy transcripts,
   moves per CPU-second;
 * ``check-lua``: the ``check-lua`` command's work in one process (:func:`tts_builder.agreement.check_lua`,
@@ -66,9 +66,15 @@ def _cpu_loop(seconds: float, step: Any) -> tuple[int, float]:
 
 
 def _playout_rate(game_id: str, seconds: float) -> float:
+    """Random playouts as ``simulate --policy random`` plays them: the simulated player's pick
+    (:func:`rules.players.choose`, which builds only the picked move where the game lists its moves
+    lazily), then apply. A tree without ``State.choice_moves`` (before issue 12) lists every move."""
     import rules
+    from rules.core import State
+    from rules.players import choose
     game = rules.get_game(game_id)
     seeds = iter(range(10**9))
+    lazy = hasattr(State, "choice_moves")
 
     def one() -> int:
         seed = next(seeds)
@@ -76,8 +82,11 @@ def _playout_rate(game_id: str, seconds: float) -> float:
         rng = random.Random(seed)
         n = 0
         while not state.is_terminal():
-            legal = [m for m in state.legal_moves() if m["type"] != "forfeit"]
-            state.apply(rng.choice(legal))
+            if lazy:
+                state.apply(choose(game, state, "random", rng))
+            else:
+                legal = [m for m in state.legal_moves() if m["type"] != "forfeit"]
+                state.apply(rng.choice(legal))
             n += 1
         return n
 

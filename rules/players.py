@@ -16,8 +16,12 @@ def choose(game: Game, state: State, policy: str, rng: random.Random) -> Move:
     seats may decide (the seat is then :meth:`State.player_of` the move). Forfeit is never chosen."""
     seat = state.current_player()
     assert seat is not None, "the game is over"
-    moves = [m for m in state.legal_moves() if m.get("type") != "forfeit"]
     deciders = state.deciders()
+    heuristic: Callable[..., Move] | None = getattr(game, "heuristic_move", None)
+    if len(deciders) <= 1 and (policy == "random" or heuristic is None
+                               or (policy == "mixed" and seat != 0)):
+        return rng.choice(state.choice_moves())  # a lazy list builds only the move picked
+    moves = list(state.choice_moves())
     if len(deciders) > 1:  # each seat weighs only its own moves, seeing only its own view
         by_seat = {s: [m for m in moves if state.player_of(m) == s] for s in deciders}
         by_seat = {s: ms for s, ms in by_seat.items() if ms}
@@ -31,7 +35,6 @@ def choose(game: Game, state: State, policy: str, rng: random.Random) -> Move:
         moves = by_seat[seat]
     if policy == "mixed":  # seat 0 thinks, the others play at random
         policy = "heuristic" if seat == 0 else "random"
-    heuristic: Callable[..., Move] | None = getattr(game, "heuristic_move", None)
     if policy == "heuristic" and heuristic is not None:
         return heuristic(state.observation(seat), moves, rng)
     return rng.choice(moves)
