@@ -600,6 +600,23 @@ def judge_apply(state: State, player: Any, move: Any) -> Verdict:
     return verdict
 
 
+_JSON_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars), several times faster than copy.deepcopy.
+
+    >>> a = {"x": [1, {"y": []}]}
+    >>> b = copy_json(a); b["x"][1]["y"].append(2); a
+    {'x': [1, {'y': []}]}
+    """
+    if type(value) is dict:
+        return {k: v if type(v) in _JSON_SCALARS else copy_json(v) for k, v in value.items()}
+    if type(value) is list:
+        return [v if type(v) in _JSON_SCALARS else copy_json(v) for v in value]
+    return value
+
+
 def canonical_json(data: Any) -> str:
     """Compact JSON with sorted keys: the text both engines hash."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)

@@ -34,13 +34,12 @@ flipped card), ``swapped``, ``plays``; ``end`` appears when the game is over.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from importlib import resources
 from typing import Any, ClassVar, Mapping
 
-from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, copy_json
 
 DATA: JSONDict = json.loads(resources.files("rules.smitten_2").joinpath("smitten-2.json").read_text("utf-8"))
 DESIGNS: tuple[int, ...] = tuple(DATA["designs"])
@@ -140,7 +139,7 @@ class SmittenGame(Game):
         return opts
 
     def state_from_json(self, data: Mapping[str, Any]) -> "SmittenState":
-        return SmittenState(copy.deepcopy(dict(data)))
+        return SmittenState(copy_json(dict(data)))
 
     def lua_context(self) -> JSONDict:
         return {"cards": list(CARDS), "columns": COLUMNS, "slots": SLOTS, "neighbours": NEIGHBOURS,
@@ -277,7 +276,7 @@ class SmittenState(State):
     def observation(self, player: int) -> JSONDict:
         """Hidden: the deck, the set-aside card (until a solo swap turns it up), the partner's
         hand (duo) and face-down cards (solo), each card shown as "?"."""
-        obs = copy.deepcopy({k: v for k, v in self.s.items() if k != "setup"})
+        obs = copy_json({k: v for k, v in self.s.items() if k != "setup"})
         obs["deck"] = ["?"] * len(obs["deck"])
         if not obs["set_aside_up"]:
             obs["set_aside"] = ["?"] * len(obs["set_aside"])
@@ -525,7 +524,7 @@ class SmittenState(State):
             if self._won():
                 return
             s["played"], s["played_grid"] = move["card"], move["grid"]
-            s["steps"] = copy.deepcopy(INSTRUCTIONS[str(design(move["card"]))]["steps"])
+            s["steps"] = copy_json(INSTRUCTIONS[str(design(move["card"]))]["steps"])
             s["revealed"], s["named"], s["placed_grids"] = "", "", []
             s["phase"] = "follow"
         elif t == "flip":
@@ -568,7 +567,7 @@ class SmittenState(State):
         t = move["type"]
         partner = self.partner()
         if t == "choose":
-            s["steps"] = copy.deepcopy(step["options"][move["option"]]) + s["steps"]
+            s["steps"] = copy_json(step["options"][move["option"]]) + s["steps"]
         elif t == "name":
             s["named"] = move["value"]
         elif t == "reveal":
