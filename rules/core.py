@@ -472,7 +472,8 @@ class State:
 
     def check_for(self, player: int, move: Any) -> Verdict:
         """:meth:`check` for ``player``, one of :meth:`deciders` (a game where several seats decide
-        refuses a move that is another seat's); defaults to :meth:`check`."""
+        refuses a move that is another seat's); defaults to :meth:`check`. A move it passes
+        passes :meth:`check` too (:func:`judge_apply` then makes it unchecked)."""
         return self.check(move)
 
     # -- moves ----------------------------------------------------------
@@ -596,7 +597,10 @@ def judge_apply(state: State, player: Any, move: Any) -> Verdict:
         return state.try_apply(move)  # a game that judges the seat too (check_for) takes judge's way
     verdict = judge(state, player, move)
     if verdict.ok:
-        state.apply(move)
+        if type(state).apply is State.apply:
+            state.make(move)  # check_for passed, so check did: made without a second check
+        else:
+            state.apply(move)
     return verdict
 
 

@@ -68,7 +68,8 @@ def design(card: str) -> int:
 
 def position(card: str) -> int:
     """The card's fixed position in a grid, 0..8 in reading order (assumption A-7)."""
-    return design(card) - 1
+    pos = _POSITIONS.get(card)
+    return design(card) - 1 if pos is None else pos
 
 
 def row(card: str) -> int:
@@ -90,6 +91,8 @@ def _neighbours(pos: int) -> list[int]:
 
 
 NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
+#: each card's position, looked up (the checks ask for it at every candidate)
+_POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
 
 
 class SmittenGame(Game):
@@ -245,7 +248,8 @@ class SmittenState(State):
         return None
 
     def placed(self) -> int:
-        return sum(1 for g in self.s["grids"] for c in g if c)
+        g0, g1 = self.s["grids"]
+        return 2 * SLOTS - g0.count("") - g1.count("")  # an empty position holds ""
 
     def step(self) -> JSONDict | None:
         return self.s["steps"][0] if self.s["phase"] == "follow" and self.s["steps"] else None
@@ -438,12 +442,13 @@ class SmittenState(State):
         pos = position(card)
         if cells[pos]:
             return _v("position-taken", f"Position {pos + 1} of grid {grid} already holds {cells[pos]}.")
-        if any(cells) and not any(cells[n] for n in NEIGHBOURS[pos]):
+        empty = cells.count("")  # an empty position holds ""
+        if empty != SLOTS and not any(cells[n] for n in NEIGHBOURS[pos]):
             return _v("adjacency", f"Position {pos + 1} of grid {grid} is not next to a card in that grid.")
         balance = s["options"]["solo_balance"] if self.solo else s["options"]["difficulty"] == "hard"
         if balance:
-            mine = sum(1 for c in cells if c) + 1
-            other = sum(1 for c in s["grids"][1 - grid] if c)
+            mine = SLOTS - empty + 1
+            other = SLOTS - s["grids"][1 - grid].count("")
             if mine - other >= 2:
                 return _v("balance", f"Grid {grid} would have {mine} cards against {other} in the other grid.")
         if self.solo and s["options"]["solo_left_hand"] and self.placed() + 1 == WIN_CARDS and hand != 0:
