@@ -110,6 +110,29 @@ def _army_move(cid: str, swaps: tuple[tuple[tuple[str, str], ...], ...], index: 
     return {"type": "play-army", "card": cid, "swaps": [{"replace": t, "with": w} for t, w in swaps[index]]}
 
 
+@lru_cache(maxsize=4096)
+def _nullify_choices(need: int, powers: tuple[tuple[str, tuple[int, ...]], ...]) -> tuple[tuple[str, ...], ...]:
+    """Every multiset of ``need`` item ids (sorted) from ``powers`` (item id -> its copies' Powers,
+    weakest first, ids sorted), by Power removed and then ids: the nullify-items choices in order."""
+    ids = [item for item, _ in powers]
+    pws = dict(powers)
+    choices: list[tuple[int, list[str]]] = []
+
+    def walk(k: int, left: int, chosen: list[str], total: int) -> None:
+        if left == 0:
+            choices.append((total, list(chosen)))
+            return
+        if k == len(ids):
+            return
+        item = ids[k]
+        for c in range(min(left, len(pws[item])), -1, -1):
+            walk(k + 1, left - c, chosen + [item] * c, total + sum(pws[item][:c]))
+
+    walk(0, need, [], 0)
+    choices.sort(key=lambda x: (x[0], x[1]))
+    return tuple(tuple(items) for _, items in choices)
+
+
 @lru_cache(maxsize=None)
 def _play_order(first: int, seats: int) -> tuple[int, ...]:
     """The seats' order of play in a round whose first side is ``first`` (rule play-order)."""
@@ -472,23 +495,8 @@ class TTCState(State):
                 powers.setdefault(it["item"], []).append(pw)
         for pws in powers.values():
             pws.sort()
-        counts = {i: len(pws) for i, pws in powers.items()}
-        ids = sorted(counts)
-        choices: list[tuple[int, list[str]]] = []
-
-        def walk(k: int, left: int, chosen: list[str], total: int) -> None:
-            if left == 0:
-                choices.append((total, list(chosen)))
-                return
-            if k == len(ids):
-                return
-            item = ids[k]
-            for c in range(min(left, counts[item]), -1, -1):
-                walk(k + 1, left - c, chosen + [item] * c, total + sum(powers[item][:c]))
-
-        walk(0, need, [], 0)
-        choices.sort(key=lambda x: (x[0], x[1]))
-        return [{"type": "nullify-items", "items": items} for _, items in choices]
+        choices = _nullify_choices(need, tuple((item, tuple(powers[item])) for item in sorted(powers)))
+        return [{"type": "nullify-items", "items": list(items)} for items in choices]
 
     def check(self, move: Any) -> Verdict:
         return self._validate(move)[0]
