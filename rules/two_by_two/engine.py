@@ -150,7 +150,11 @@ class TwoByTwoState(State):
         return not B.LAND[i] or bool(self.s["flooded"][i])
 
     def touches_water(self, i: int) -> bool:
-        return any(self.is_water(n) for n in B.NEIGHBOURS[i])
+        land, flooded = B.LAND, self.s["flooded"]
+        for n in B.NEIGHBOURS[i]:  # is_water(n), unrolled: the first reveal asks it of every cell
+            if not land[n] or flooded[n]:
+                return True
+        return False
 
     def current_player(self) -> int | None:
         return None if "end" in self.s else int(self.s["turn"])
@@ -344,7 +348,7 @@ class TwoByTwoState(State):
                 s["face_up"][i] = False
             s["flooded"][i] = True
             s["water_left"] -= 1
-            s["track"][seat] += sum(1 for n in B.NEIGHBOURS[i] if self.is_water(n))
+            s["track"][seat] += sum(1 for n in B.NEIGHBOURS[i] if not B.LAND[n] or s["flooded"][n])  # is_water
             for n in B.NEIGHBOURS[i]:
                 if s["tokens"][n] and not s["face_up"][n]:
                     self._reveal(n)
