@@ -285,8 +285,9 @@ class ObrenState(State):
     def legal_moves(self) -> list[Move]:
         if self.is_terminal():
             return []
-        supply, cells, out = self._move_parts()
-        out[:0] = [{"type": "place", "button": b, "cell": c} for b in supply for c in cells]
+        supply, cells, steps = self._move_parts()
+        out: list[Move] = [{"type": "place", "button": b, "cell": c} for b in supply for c in cells]
+        out += [{"type": "move", "button": b, "from": a, "to": z} for b, a, z in steps]
         out.append({"type": "forfeit"})
         return out
 
@@ -294,23 +295,25 @@ class ObrenState(State):
         """:meth:`legal_moves` but forfeit, in order; the placements (buttons x spaces) built only when picked."""
         if self.is_terminal():
             return []
-        supply, cells, movements = self._move_parts()
-        if not supply or not cells:
-            return movements
+        supply, cells, steps = self._move_parts()
         width = len(cells)
 
         def place(k: int) -> Move:
             return {"type": "place", "button": supply[k // width], "cell": cells[k % width]}
 
-        return MoveSequence([(len(supply) * width, place), movements])
+        def move(k: int) -> Move:
+            button, start, end = steps[k]
+            return {"type": "move", "button": button, "from": start, "to": end}
 
-    def _move_parts(self) -> tuple[list[str], list[str], list[Move]]:
+        return MoveSequence([(len(supply) * width, place), (len(steps), move)])
+
+    def _move_parts(self) -> tuple[list[str], list[str], list[tuple[str, str, str]]]:
         """The legal moves but forfeit: the buttons and the spaces every placement pairs (duel),
-        and the movements, in :meth:`legal_moves`' order."""
+        and the movements as (button, from, to), in :meth:`legal_moves`' order."""
         seat = int(self.s["turn"])
         color = self.color_of(seat)
         board = self.s["board"]
-        out: list[Move] = []
+        out: list[tuple[str, str, str]] = []
         supply: list[str] = []
         cells: list[str] = []
         last_swap = self.s["last_swap"]  # only its two buttons can reverse it
@@ -328,11 +331,10 @@ class ObrenState(State):
                 continue
             start = all_cells[i]
             if name in last_swap:
-                out += [{"type": "move", "button": name, "from": start, "to": end}
-                        for end in destinations(walker, start, value) if not self._reversal(name, end)]
+                out += [(name, start, end) for end in destinations(walker, start, value)
+                        if not self._reversal(name, end)]
             else:
-                out += [{"type": "move", "button": name, "from": start, "to": end}
-                        for end in destinations(walker, start, value)]
+                out += [(name, start, end) for end in destinations(walker, start, value)]
         return supply, cells, out
 
     def _placement_cells(self, color: str) -> list[str]:
