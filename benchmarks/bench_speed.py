@@ -67,14 +67,12 @@ def _cpu_loop(seconds: float, step: Any) -> tuple[int, float]:
 
 def _playout_rate(game_id: str, seconds: float) -> float:
     """Random playouts as ``simulate --policy random`` plays them: the simulated player's pick
-    (:func:`rules.players.choose`, which builds only the picked move where the game lists its moves
-    lazily), then apply. A tree without ``State.choice_moves`` (before issue 12) lists every move."""
+    (:func:`rules.players.choose`; since issue 12 it builds only the picked move where a game lists
+    its moves lazily), then apply. Trees before and after make the same call."""
     import rules
-    from rules.core import State
     from rules.players import choose
     game = rules.get_game(game_id)
     seeds = iter(range(10**9))
-    lazy = hasattr(State, "choice_moves")
 
     def one() -> int:
         seed = next(seeds)
@@ -82,11 +80,7 @@ def _playout_rate(game_id: str, seconds: float) -> float:
         rng = random.Random(seed)
         n = 0
         while not state.is_terminal():
-            if lazy:
-                state.apply(choose(game, state, "random", rng))
-            else:
-                legal = [m for m in state.legal_moves() if m["type"] != "forfeit"]
-                state.apply(rng.choice(legal))
+            state.apply(choose(game, state, "random", rng))
             n += 1
         return n
 
