@@ -107,12 +107,12 @@ X2: dict[str, tuple[str, ...]] = {a["color"]: tuple(a["x2"]) for a in DATA["prin
 
 
 #: each token's species, looked up rather than split on every call (the move list asks often).
-_SPECIES_OF: dict[str, str] = {t: t.rsplit("-", 1)[0] for t in TOKENS}
+SPECIES_OF: dict[str, str] = {t: t.rsplit("-", 1)[0] for t in TOKENS}
 
 
 def species_of(token: str) -> str:
     """``frogs-3`` -> ``frogs``."""
-    species = _SPECIES_OF.get(token)
+    species = SPECIES_OF.get(token)
     return token.rsplit("-", 1)[0] if species is None else species
 
 

@@ -217,11 +217,12 @@ class TwoByTwoState(State):
         tokens, face_up = s["tokens"], s["face_up"]
         # the face-up rescuable animals by species, in cell order: each pair i < j once, i's order first
         groups: dict[str, list[int]] = {}
-        for i, t in enumerate(tokens):
-            if t and face_up[i]:
-                sp = B.species_of(t)
-                if sp in B.RESCUABLE:
-                    groups.setdefault(sp, []).append(i)
+        species_of = B.SPECIES_OF.get
+        for i in [i for i, up in enumerate(face_up) if up and tokens[i]]:
+            t = tokens[i]
+            sp = species_of(t) or B.species_of(t)
+            if sp in B.RESCUABLE:
+                groups.setdefault(sp, []).append(i)
         pairs = sorted((i, j) for same in groups.values() if len(same) > 1
                        for x, i in enumerate(same) for j in same[x + 1:])
         for i, j in pairs:
@@ -231,6 +232,10 @@ class TwoByTwoState(State):
                 out.append({"type": "rescue", "cells": [B.CELLS[j], B.CELLS[i]]})
         out.append({"type": "pass"})
         return out
+
+    def choice_moves(self) -> list[Move]:
+        """:meth:`legal_moves`, which never lists a forfeit (the game has none)."""
+        return self.legal_moves()
 
     def check(self, move: Any) -> Verdict:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
