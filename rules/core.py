@@ -31,7 +31,7 @@ import hashlib
 import json
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Mapping, Sequence, overload
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence, overload
 
 Move = dict[str, Any]
 JSONDict = dict[str, Any]
@@ -327,6 +327,11 @@ class MoveSequence(Sequence[Move]):
 
     def __len__(self) -> int:
         return self._len
+
+    def __iter__(self) -> Iterator[Move]:
+        for count, build in self._parts:
+            for i in range(count):
+                yield build(i)
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
