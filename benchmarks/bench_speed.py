@@ -5,7 +5,7 @@
 Per registered game (default seat count and options) three figures, each the median of
 ``--rounds`` rounds, each round spending about ``--seconds`` CPU-seconds per figure:
 
-* ``playout``: random playouts (legal-move enumeration plus apply), moves per CPU-second;
+* ``playout``: random playouts (the simulated player's random pick plus apply), moves per CPU-second;
 * ``validate``: :func:`tts_builder.validate.validate_data` on random-policy transcripts,
   moves per CPU-second;
 * ``check-lua``: the ``check-lua`` command's work in one process (:func:`tts_builder.agreement.check_lua`,
@@ -66,7 +66,11 @@ def _cpu_loop(seconds: float, step: Any) -> tuple[int, float]:
 
 
 def _playout_rate(game_id: str, seconds: float) -> float:
+    """Random playouts as ``simulate --policy random`` plays them: the simulated player's pick
+    (:func:`rules.players.choose`; since issue 12 it builds only the picked move where a game lists
+    its moves lazily), then apply. Trees before and after make the same call."""
     import rules
+    from rules.players import choose
     game = rules.get_game(game_id)
     seeds = iter(range(10**9))
 
@@ -76,8 +80,7 @@ def _playout_rate(game_id: str, seconds: float) -> float:
         rng = random.Random(seed)
         n = 0
         while not state.is_terminal():
-            legal = [m for m in state.legal_moves() if m["type"] != "forfeit"]
-            state.apply(rng.choice(legal))
+            state.apply(choose(game, state, "random", rng))
             n += 1
         return n
 

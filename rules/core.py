@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence, overload
 
 Move = dict[str, Any]
 JSONDict = dict[str, Any]
@@ -302,6 +303,53 @@ class Result:
         return f"{self.count(next(iter(ours)))} to {next(iter(theirs))}"
 
 
+class MoveSequence(Sequence[Move]):
+    """Moves built only when asked for: parts that are lists of moves or ``(count, build)``, where
+    ``build(i)`` makes the part's i-th move. ``random.choice`` on it makes one move, not all of them
+    (a Twin Tower City Army card has dozens of swap plays). Its moves, in order, are the parts' moves.
+
+    >>> seq = MoveSequence([[{"type": "a"}], (3, lambda i: {"type": "b", "n": i})])
+    >>> len(seq), seq[2], seq[-1]
+    (4, {'type': 'b', 'n': 1}, {'type': 'b', 'n': 2})
+    """
+
+    def __init__(self, parts: list[list[Move] | tuple[int, Callable[[int], Move]]]):
+        self._parts: list[tuple[int, Callable[[int], Move]]] = []
+        self._starts: list[int] = []
+        total = 0
+        for part in parts:
+            count, build = (len(part), part.__getitem__) if isinstance(part, list) else part
+            if count:
+                self._starts.append(total)
+                self._parts.append((count, build))
+                total += count
+        self._len = total
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[Move]:
+        for count, build in self._parts:
+            for i in range(count):
+                yield build(i)
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("move index out of range")
+        k = bisect_right(self._starts, index) - 1
+        return self._parts[k][1](index - self._starts[k])
+
+
 class Game:
     """Static description of a game. Subclasses set the class attributes.
 
@@ -429,13 +477,20 @@ class State:
 
     def check_for(self, player: int, move: Any) -> Verdict:
         """:meth:`check` for ``player``, one of :meth:`deciders` (a game where several seats decide
-        refuses a move that is another seat's); defaults to :meth:`check`."""
+        refuses a move that is another seat's); defaults to :meth:`check`. A move it passes
+        passes :meth:`check` too (:func:`judge_apply` then makes it unchecked)."""
         return self.check(move)
 
     # -- moves ----------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """Every legal move for :meth:`current_player`, in a stable order."""
         raise NotImplementedError
+
+    def choice_moves(self) -> Sequence[Move]:
+        """:meth:`legal_moves` without forfeit, in the same order: what a simulated player picks
+        from. A game whose move list is long and costly to build returns a :class:`MoveSequence`,
+        so a random pick builds one move."""
+        return [m for m in self.legal_moves() if m.get("type") != "forfeit"]
 
     def check(self, move: Any) -> Verdict:
         """Whether ``move`` is legal now, without changing the state."""
@@ -603,8 +658,28 @@ def judge_apply(state: State, player: Any, move: Any) -> Verdict:
         return state.try_apply(move)  # a game that judges the seat too (check_for) takes judge's way
     verdict = judge(state, player, move)
     if verdict.ok:
-        state.apply(move)
+        if type(state).apply is State.apply:
+            state.make(move)  # check_for passed, so check did: made without a second check
+        else:
+            state.apply(move)
     return verdict
+
+
+_JSON_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars), several times faster than copy.deepcopy.
+
+    >>> a = {"x": [1, {"y": []}]}
+    >>> b = copy_json(a); b["x"][1]["y"].append(2); a
+    {'x': [1, {'y': []}]}
+    """
+    if type(value) is dict:
+        return {k: v if type(v) in _JSON_SCALARS else copy_json(v) for k, v in value.items()}
+    if type(value) is list:
+        return [v if type(v) in _JSON_SCALARS else copy_json(v) for v in value]
+    return value
 
 
 def canonical_json(data: Any) -> str:

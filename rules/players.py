@@ -37,6 +37,15 @@ def seat_policies(spec: str, num_players: int) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _seat_policy(policy: str | Sequence[str], seat: int) -> str:
+    """The policy ``seat`` plays under ``policy`` (a table-wide name, or one name per seat)."""
+    if not isinstance(policy, str):
+        return policy[seat]
+    if policy == "mixed":  # seat 0 thinks, the others play at random
+        return "heuristic" if seat == 0 else "random"
+    return policy
+
+
 def choose(game: Game, state: State, policy: str | Sequence[str], rng: random.Random) -> Move:
     """A move for ``state.current_player()``, or for one of :meth:`State.deciders` when several
     seats may decide (the seat is then :meth:`State.player_of` the move). Forfeit is never chosen.
@@ -47,8 +56,11 @@ def choose(game: Game, state: State, policy: str | Sequence[str], rng: random.Ra
     per_seat = None if isinstance(policy, str) else tuple(policy)
     seat = state.current_player()
     assert seat is not None, "the game is over"
-    moves = [m for m in state.legal_moves() if m.get("type") != "forfeit"]
     deciders = state.deciders()
+    heuristic: Callable[..., Move] | None = getattr(game, "heuristic_move", None)
+    if len(deciders) <= 1 and (heuristic is None or _seat_policy(policy, seat) == "random"):
+        return rng.choice(state.choice_moves())  # a lazy list builds only the move picked
+    moves = list(state.choice_moves())
     if len(deciders) > 1:  # each seat weighs only its own moves, seeing only its own view
         by_seat = {s: [m for m in moves if state.player_of(m) == s] for s in deciders}
         by_seat = {s: ms for s, ms in by_seat.items() if ms}
@@ -62,13 +74,6 @@ def choose(game: Game, state: State, policy: str | Sequence[str], rng: random.Ra
         else:
             seat = rng.choice(sorted(by_seat))
         moves = by_seat[seat]
-    if per_seat is not None:
-        mine = per_seat[seat]
-    elif policy == "mixed":  # seat 0 thinks, the others play at random
-        mine = "heuristic" if seat == 0 else "random"
-    else:
-        mine = str(policy)
-    heuristic: Callable[..., Move] | None = getattr(game, "heuristic_move", None)
-    if mine == "heuristic" and heuristic is not None:
+    if _seat_policy(policy, seat) == "heuristic" and heuristic is not None:
         return heuristic(state.observation(seat), moves, rng)
     return rng.choice(moves)

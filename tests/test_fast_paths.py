@@ -11,7 +11,8 @@ import random
 import pytest
 
 import rules
-from rules.core import IllegalMove, judge, judge_apply
+from rules.core import IllegalMove, MoveSequence, judge, judge_apply
+from rules.players import choose
 from rules.mutate import mutants
 from tts_builder.simulate import play_game
 from tts_builder.transcript import _envelope_validator, _move_shape_errors, envelope_well_formed
@@ -86,3 +87,55 @@ def test_try_apply_is_check_then_apply(game_id):
             assert state.try_apply(move).ok
         with pytest.raises(IllegalMove):
             state.apply({"type": "no-such-move"})
+
+
+@pytest.mark.parametrize("game_id", rules.game_ids())
+def test_choice_moves_are_the_legal_moves_but_forfeit_in_order(game_id):
+    """The lazily built pick list (``State.choice_moves``) is the move list the simulated players
+    chose from before: same moves, same order, by index and by iteration, so a seed plays the same game."""
+    game = rules.get_game(game_id)
+    for n in game.seat_counts():
+        for seed in range(2):
+            state = game.new_state(seed=seed, num_players=n)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                listed = [m for m in state.legal_moves() if m.get("type") != "forfeit"]
+                lazy = state.choice_moves()
+                assert len(lazy) == len(listed)
+                assert list(lazy) == listed
+                assert [lazy[i] for i in range(-len(lazy), 0)] == listed
+                with pytest.raises(IndexError):
+                    lazy[len(lazy)]
+                state.apply(rng.choice(listed))
+
+
+def test_move_sequence_indexes_across_parts():
+    seq = MoveSequence([[], [{"n": 0}], (0, lambda i: {"never": i}), (3, lambda i: {"n": 1 + i}), [{"n": 4}]])
+    assert len(seq) == 5
+    assert [m["n"] for m in seq] == [0, 1, 2, 3, 4]
+    assert seq[1:4] == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert seq[-1] == {"n": 4}
+    with pytest.raises(IndexError):
+        seq[-6]
+    assert random.Random(5).choice(seq) == random.Random(5).choice(list(seq))
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic", "mixed"])
+@pytest.mark.parametrize("game_id", rules.game_ids())
+def test_choose_picks_what_choosing_from_the_full_list_picks(game_id, policy):
+    """players.choose's shortcut (a random pick from the lazy list) takes the move and the random
+    draws the long way (every legal move listed, then picked) takes."""
+    game = rules.get_game(game_id)
+    heuristic = getattr(game, "heuristic_move", None)
+    for seed in range(2):
+        state = game.new_state(seed=seed)
+        rng, ref = random.Random(seed), random.Random(seed)
+        while not state.is_terminal():
+            move = choose(game, state, policy, rng)
+            seat = state.current_player()
+            if len(state.deciders()) == 1 and (policy == "random" or heuristic is None
+                                               or (policy == "mixed" and seat != 0)):
+                expected = ref.choice([m for m in state.legal_moves() if m.get("type") != "forfeit"])
+                assert move == expected
+            ref.setstate(rng.getstate())
+            state.apply(move)

@@ -130,8 +130,11 @@ def envelope_well_formed(data: dict[str, Any]) -> bool:
             return False
     if not isinstance(moves, list):
         return False
-    for entry in moves:
-        if not (isinstance(entry, dict) and _seat(entry.get("player"))):
+    for entry in moves:  # each entry an object with a seat (_seat, inlined: it runs per move)
+        if not isinstance(entry, dict):
+            return False
+        seat = entry.get("player")
+        if type(seat) is not int or seat < 0:
             return False
     return "result" not in data or _result_well_formed(data["result"])
 

@@ -23,7 +23,7 @@ from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
 from tts_builder.sources import Source, expand_one, is_collection
-from tts_builder.transcript import parse_transcript, split_move, unknown_fields
+from tts_builder.transcript import move_fields, parse_transcript, split_move, unknown_fields
 
 SAVE_STATE_KEY = "transcript"
 #: the order in which result fields are compared (then the game's detail, sorted).
@@ -247,10 +247,13 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
     report.seat_names = seat_names(state, report.players)
     report.violations += _settings_violations(game, state, players, options)
     move_format = game.rules.get("move-format")
+    fields = move_fields(game.id)
     for index, entry in enumerate(moves):
         player, move = split_move(entry)
         report.moves_checked += 1
-        extra = unknown_fields(game.id, move)
+        mtype = move.get("type")
+        known = fields.get(mtype) if isinstance(mtype, str) else None
+        extra = [] if known is None or move.keys() <= known else unknown_fields(game.id, move)
         if extra and lenient:
             move = {k: v for k, v in move.items() if k not in extra}
         verdict = judge_apply(state, player, move)   # made when legal (the state is not used after a refusal)

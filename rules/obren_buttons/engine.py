@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, Sequence
 
-from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.core import (Game, IllegalMove, JSONDict, Move, MoveSequence, Result, RuleRef, SetupError, State,
+                        Verdict)
 from rules.obren_buttons import board as B
 
 DATA = B.DATA
@@ -284,35 +285,66 @@ class ObrenState(State):
     def legal_moves(self) -> list[Move]:
         if self.is_terminal():
             return []
+        supply, cells, steps = self._move_parts()
+        out: list[Move] = [{"type": "place", "button": b, "cell": c} for b in supply for c in cells]
+        out += [{"type": "move", "button": b, "from": a, "to": z} for b, a, z in steps]
+        out.append({"type": "forfeit"})
+        return out
+
+    def choice_moves(self) -> Sequence[Move]:
+        """:meth:`legal_moves` but forfeit, in order; the placements (buttons x spaces) built only when picked."""
+        if self.is_terminal():
+            return []
+        supply, cells, steps = self._move_parts()
+        width = len(cells)
+
+        def place(k: int) -> Move:
+            return {"type": "place", "button": supply[k // width], "cell": cells[k % width]}
+
+        def move(k: int) -> Move:
+            button, start, end = steps[k]
+            return {"type": "move", "button": button, "from": start, "to": end}
+
+        return MoveSequence([(len(supply) * width, place), (len(steps), move)])
+
+    def _move_parts(self) -> tuple[list[str], list[str], list[tuple[str, str, str]]]:
+        """The legal moves but forfeit: the buttons and the spaces every placement pairs (duel),
+        and the movements as (button, from, to), in :meth:`legal_moves`' order."""
         seat = int(self.s["turn"])
         color = self.color_of(seat)
         board = self.s["board"]
-        out: list[Move] = []
+        out: list[tuple[str, str, str]] = []
+        supply: list[str] = []
+        cells: list[str] = []
         last_swap = self.s["last_swap"]  # only its two buttons can reverse it
         if not self.solo:
             assert color is not None
             supply = [b for b, (c, _) in _button_table(self.s["options"]["numbering"]).items()
                       if c == color and b not in board]
             cells = self._placement_cells(color)
-            out += [{"type": "place", "button": b, "cell": c} for b in supply for c in cells]
+        buttons, all_cells, destinations = B.ALL_BUTTONS, B.CELLS, B.destinations
         for i, name in enumerate(board):
-            if not name or (color is not None and B.button_color(name) != color):
+            if not name:
                 continue
-            start = B.CELLS[i]
-            for end in B.destinations(B.button_color(name), start, B.button_value(name)):
-                if name not in last_swap or not self._reversal(name, end):
-                    out.append({"type": "move", "button": name, "from": start, "to": end})
-        out.append({"type": "forfeit"})
-        return out
+            walker, value = buttons[name]
+            if color is not None and walker != color:
+                continue
+            start = all_cells[i]
+            if name in last_swap:
+                out += [(name, start, end) for end in destinations(walker, start, value)
+                        if not self._reversal(name, end)]
+            else:
+                out += [(name, start, end) for end in destinations(walker, start, value)]
+        return supply, cells, out
 
     def _placement_cells(self, color: str) -> list[str]:
         board = self.s["board"]
         empty = [i for i, name in enumerate(board) if not name]
         if len(empty) == len(B.CELLS):
             return list(B.CELLS)
-        buttons = B.ALL_BUTTONS
-        return [B.CELLS[i] for i in empty
-                if any(board[n] and buttons[board[n]][0] != color for n in _NEIGHBOUR_INDEXES[i])]
+        # an empty cell next to an opponent's button (same row or column); "" is no button
+        theirs = {i for i, name in enumerate(board) if name and B.ALL_BUTTONS[name][0] != color}
+        return [B.CELLS[i] for i in empty if not theirs.isdisjoint(_NEIGHBOUR_INDEXES[i])]
 
     def _placeable(self, index: int, color: str) -> bool:
         """Whether the empty cell at ``index`` is among :meth:`_placement_cells` (one cell's test)."""

@@ -17,9 +17,10 @@ from rules.obren_buttons.engine import ObrenState, _has_line
 
 
 def _after(state: ObrenState, move: Move) -> ObrenState:
+    """The position after ``move``, one of the legal moves listed for ``state`` (made, not checked again)."""
     nxt = ObrenState({**state.s, "board": list(state.s["board"]), "history": list(state.s["history"]),
                       "last_swap": list(state.s["last_swap"])})
-    nxt.apply(move)
+    nxt.make(move)
     return nxt
 
 
@@ -49,9 +50,21 @@ def choose(obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
     moves = [m for m in moves if m["type"] != "forfeit"] or moves
     seat = int(state.s["turn"])
     if state.solo:
-        from rules.obren_buttons.solver import _code, lower_bound
+        from rules.obren_buttons.solver import _bound_of, _code, _costs, _swapped_costs, lower_bound
         goal = state.s["options"]["goal"]
-        scored = [(lower_bound(tuple(_code(n) for n in _after(state, m).s["board"]), goal), m) for m in moves]
+        board = tuple(_code(n) for n in state.s["board"])
+        costs = _costs(board)
+
+        def bound(move: Move) -> int:
+            """lower_bound of the board after ``move``, a swap updating only its two cells' pair costs."""
+            if move["type"] != "move":
+                return lower_bound(tuple(_code(n) for n in _after(state, move).s["board"]), goal)
+            a, b = B.CELL_INDEX[move["from"]], B.CELL_INDEX[move["to"]]
+            nxt = list(board)
+            nxt[a], nxt[b] = nxt[b], nxt[a]
+            return _bound_of(_swapped_costs(board, tuple(nxt), costs, a, b), goal)
+
+        scored = [(bound(m), m) for m in moves]
         best = min(score for score, _ in scored)
         return rng.choice([m for score, m in scored if score == best])
     outcomes = [(m, _after(state, m)) for m in moves]

@@ -118,16 +118,20 @@ def _bound_of(costs: list[int], goal: str) -> int:
 #: per cell pair (a * 16 + b), the slots either cell takes part in, each once.
 _CELL_COUNT = len(B.CELLS)
 _SWAP_SLOTS = tuple(tuple(sorted(set(_SLOTS[a] + _SLOTS[b]))) for a in range(_CELL_COUNT) for b in range(_CELL_COUNT))
-#: slot cost by button codes: _SLOT_COST[(b + 8) * 17 + w + 8]
-_SLOT_COST = tuple(_slot_cost(b, w) for b in range(-8, 9) for w in range(-8, 9))
+
+
+#: slot cost by button codes, indexed directly by the codes: _SLOT_ROWS[b][w] (a negative code
+#: indexes from the end, so -8..8 need no offset arithmetic in the solver's inner loop).
+_SLOT_ROWS = tuple(tuple(_slot_cost(b if b <= 8 else b - 17, w if w <= 8 else w - 17) for w in range(17))
+                   for b in range(17))
 
 
 def _swapped_costs(board: Board, nxt: Board, costs: list[int], a: int, b: int) -> list[int]:
     """The pair costs after swapping cells a and b: only the slots of those two cells change."""
     out = list(costs)
-    table = _SLOT_COST
+    table = _SLOT_ROWS
     for p, i, j in _SWAP_SLOTS[a * _CELL_COUNT + b]:
-        out[p] += table[(nxt[i] + 8) * 17 + nxt[j] + 8] - table[(board[i] + 8) * 17 + board[j] + 8]
+        out[p] += table[nxt[i]][nxt[j]] - table[board[i]][board[j]]
     return out
 
 

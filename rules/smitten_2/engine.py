@@ -34,13 +34,12 @@ flipped card), ``swapped``, ``plays``; ``end`` appears when the game is over.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from importlib import resources
 from typing import Any, ClassVar, Mapping
 
-from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, view_zone
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, copy_json, view_zone
 
 DATA: JSONDict = json.loads(resources.files("rules.smitten_2").joinpath("smitten-2.json").read_text("utf-8"))
 DESIGNS: tuple[int, ...] = tuple(DATA["designs"])
@@ -69,7 +68,8 @@ def design(card: str) -> int:
 
 def position(card: str) -> int:
     """The card's fixed position in a grid, 0..8 in reading order (assumption A-7)."""
-    return design(card) - 1
+    pos = _POSITIONS.get(card)
+    return design(card) - 1 if pos is None else pos
 
 
 def row(card: str) -> int:
@@ -91,6 +91,8 @@ def _neighbours(pos: int) -> list[int]:
 
 
 NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
+#: each card's position, looked up (the checks ask for it at every candidate)
+_POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
 
 
 class SmittenGame(Game):
@@ -140,7 +142,7 @@ class SmittenGame(Game):
         return opts
 
     def state_from_json(self, data: Mapping[str, Any]) -> "SmittenState":
-        return SmittenState(copy.deepcopy(dict(data)))
+        return SmittenState(copy_json(dict(data)))
 
     def lua_context(self) -> JSONDict:
         return {"cards": list(CARDS), "columns": COLUMNS, "slots": SLOTS, "neighbours": NEIGHBOURS,
@@ -246,7 +248,8 @@ class SmittenState(State):
         return None
 
     def placed(self) -> int:
-        return sum(1 for g in self.s["grids"] for c in g if c)
+        g0, g1 = self.s["grids"]
+        return 2 * SLOTS - g0.count("") - g1.count("")  # an empty position holds ""
 
     def step(self) -> JSONDict | None:
         return self.s["steps"][0] if self.s["phase"] == "follow" and self.s["steps"] else None
@@ -277,7 +280,7 @@ class SmittenState(State):
     def observation(self, player: int) -> JSONDict:
         """Hidden: the deck, the set-aside card (until a solo swap turns it up), the partner's
         hand (duo) and face-down cards (solo), each card shown as "?"."""
-        obs = copy.deepcopy({k: v for k, v in self.s.items() if k != "setup"})
+        obs = copy_json({k: v for k, v in self.s.items() if k != "setup"})
         obs["deck"] = ["?"] * len(obs["deck"])
         if not obs["set_aside_up"]:
             obs["set_aside"] = ["?"] * len(obs["set_aside"])
@@ -319,7 +322,11 @@ class SmittenState(State):
         return out
 
     def _progress_moves(self) -> list[Move]:
-        return [m for m in self._candidates() if self.check(m).ok]
+        return [m for m in self._candidates() if self._check_rules(m).ok]
+
+    def _can_progress(self) -> bool:
+        """Whether any move advances the game: :meth:`_progress_moves` stopping at the first."""
+        return any(self._check_rules(m).ok for m in self._candidates())
 
     def legal_moves(self) -> list[Move]:
         """Every move that advances the game (table talk, optional and changing nothing, is not listed)."""
@@ -360,6 +367,11 @@ class SmittenState(State):
             return _v("unknown-grid", f"There is no grid {move['grid']} (the grids are 0 and 1).")
         if "hand" in move and move["hand"] not in (0, 1):
             return _v("unknown-hand", f"There is no hand {move['hand']} (0 is the left hand, 1 the right).")
+        return self._check_rules(move)
+
+    def _check_rules(self, move: Move) -> Verdict:
+        """:meth:`check` past the move's form: for a well-formed move (an enumerated candidate)."""
+        t = move["type"]
         s = self.s
         phase = s["phase"]
         if t == "say":
@@ -430,12 +442,13 @@ class SmittenState(State):
         pos = position(card)
         if cells[pos]:
             return _v("position-taken", f"Position {pos + 1} of grid {grid} already holds {cells[pos]}.")
-        if any(cells) and not any(cells[n] for n in NEIGHBOURS[pos]):
+        empty = cells.count("")  # an empty position holds ""
+        if empty != SLOTS and not any(cells[n] for n in NEIGHBOURS[pos]):
             return _v("adjacency", f"Position {pos + 1} of grid {grid} is not next to a card in that grid.")
         balance = s["options"]["solo_balance"] if self.solo else s["options"]["difficulty"] == "hard"
         if balance:
-            mine = sum(1 for c in cells if c) + 1
-            other = sum(1 for c in s["grids"][1 - grid] if c)
+            mine = SLOTS - empty + 1
+            other = SLOTS - s["grids"][1 - grid].count("")
             if mine - other >= 2:
                 return _v("balance", f"Grid {grid} would have {mine} cards against {other} in the other grid.")
         if self.solo and s["options"]["solo_left_hand"] and self.placed() + 1 == WIN_CARDS and hand != 0:
@@ -516,7 +529,7 @@ class SmittenState(State):
             if self._won():
                 return
             s["played"], s["played_grid"] = move["card"], move["grid"]
-            s["steps"] = copy.deepcopy(INSTRUCTIONS[str(design(move["card"]))]["steps"])
+            s["steps"] = copy_json(INSTRUCTIONS[str(design(move["card"]))]["steps"])
             s["revealed"], s["named"], s["placed_grids"] = "", "", []
             s["phase"] = "follow"
         elif t == "flip":
@@ -559,7 +572,7 @@ class SmittenState(State):
         t = move["type"]
         partner = self.partner()
         if t == "choose":
-            s["steps"] = copy.deepcopy(step["options"][move["option"]]) + s["steps"]
+            s["steps"] = copy_json(step["options"][move["option"]]) + s["steps"]
         elif t == "name":
             s["named"] = move["value"]
         elif t == "reveal":
@@ -596,7 +609,7 @@ class SmittenState(State):
         if self.is_terminal():
             return
         if s["steps"]:
-            if not self._progress_moves():
+            if not self._can_progress():
                 s["end"] = {"reason": "cannot-follow", "won": False}
             return
         s["played"], s["played_grid"], s["revealed"], s["named"], s["placed_grids"] = "", -1, "", "", []
@@ -618,7 +631,7 @@ class SmittenState(State):
     def _start_turn(self) -> None:
         s = self.s
         s["phase"] = "turn"
-        if not self._progress_moves():
+        if not self._can_progress():
             s["end"] = {"reason": "no-play", "won": False}
 
     # -- end ------------------------------------------------------------

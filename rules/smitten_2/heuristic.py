@@ -11,10 +11,9 @@ as "I can play" / "I don't want to play" would tell the table.
 
 from __future__ import annotations
 
-import copy
 import random
 
-from rules.core import JSONDict, Move
+from rules.core import JSONDict, Move, copy_json
 from rules.smitten_2.engine import CARDS, SmittenState
 
 #: guesses of the hidden cards per move
@@ -25,7 +24,7 @@ SEARCH_LIMIT = 200
 
 def _guess(obs: JSONDict, rng: random.Random) -> SmittenState:
     """The observation with each hidden "?" replaced by a card not in view."""
-    s = copy.deepcopy({k: v for k, v in obs.items() if k != "seat"})
+    s = copy_json({k: v for k, v in obs.items() if k != "seat"})
     s["setup"] = {}
     seen = {c for g in s["grids"] for c in g} | {c for h in s["hands"] for c in h} | set(s["down"]) \
         | set(s["set_aside"]) | set(s["deck"])
@@ -50,8 +49,8 @@ def _turn_survives(state: SmittenState, budget: list[int]) -> bool:
         if budget[0] <= 0:
             return True  # searched long enough: assume the partner finds a way
         budget[0] -= 1
-        trial = SmittenState(copy.deepcopy(state.s))
-        trial.apply(move)
+        trial = SmittenState(copy_json(state.s))
+        trial.make(move)  # listed legal: made without checking it again
         if _turn_survives(trial, budget):
             return True
     return False

@@ -28,10 +28,11 @@ round is scored. After round 5 the game ends.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from functools import lru_cache, partial
+from typing import Any, Callable, Mapping, Sequence
 
-from rules.core import Game, IllegalMove, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, view_zone
+from rules.core import (Game, IllegalMove, JSONDict, Move, MoveSequence, Result, RuleRef, SetupError, State,
+                        Verdict, view_zone)
 from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_data, load_deck_data,
                                          parse_deck)
 from rules.twin_tower_city.heuristic import heuristic_move
@@ -102,6 +103,34 @@ def _army_swaps(army: tuple[str, ...], tokens: tuple[str, ...]) -> tuple[tuple[t
                         if w2 != w1 and w2 != t2 and (t1 != t2 or w1 < w2):
                             out.append(((t1, w1), (t2, w2)))
     return tuple(out)
+
+
+def _army_move(cid: str, swaps: tuple[tuple[tuple[str, str], ...], ...], index: int) -> Move:
+    """The ``index``-th canonical play of Army card ``cid``: 0, 1 or 2 swaps sorted by (replace, with) (TTC-5)."""
+    return {"type": "play-army", "card": cid, "swaps": [{"replace": t, "with": w} for t, w in swaps[index]]}
+
+
+@lru_cache(maxsize=4096)
+def _nullify_choices(need: int, powers: tuple[tuple[str, tuple[int, ...]], ...]) -> tuple[tuple[str, ...], ...]:
+    """Every multiset of ``need`` item ids (sorted) from ``powers`` (item id -> its copies' Powers,
+    weakest first, ids sorted), by Power removed and then ids: the nullify-items choices in order."""
+    ids = [item for item, _ in powers]
+    pws = dict(powers)
+    choices: list[tuple[int, list[str]]] = []
+
+    def walk(k: int, left: int, chosen: list[str], total: int) -> None:
+        if left == 0:
+            choices.append((total, list(chosen)))
+            return
+        if k == len(ids):
+            return
+        item = ids[k]
+        for c in range(min(left, len(pws[item])), -1, -1):
+            walk(k + 1, left - c, chosen + [item] * c, total + sum(pws[item][:c]))
+
+    walk(0, need, [], 0)
+    choices.sort(key=lambda x: (x[0], x[1]))
+    return tuple(tuple(items) for _, items in choices)
 
 
 @lru_cache(maxsize=None)
@@ -411,17 +440,24 @@ class TTCState(State):
     def legal_moves(self) -> list[Move]:
         if self._phase == "over":
             return []
-        moves: list[Move]
+        moves = list(self.choice_moves())
+        moves.append({"type": "forfeit"})
+        return moves
+
+    def choice_moves(self) -> MoveSequence:
+        """The legal moves but forfeit, in :meth:`legal_moves`' order; each Army card's plays are
+        built only when picked (they are most of the list)."""
+        if self._phase == "over":
+            return MoveSequence([])
         if self._phase == "nullify":
-            moves = self._nullify_moves(str(self._decider))
-            moves.append({"type": "forfeit"})
-            return moves
+            return MoveSequence([self._nullify_moves(str(self._decider))])
         p = self._order[self._step]
         side = self._side[p]
         hand = self._hands[p]
         has_battle = any(CARDS[c].kind == "battle" for c in hand)
         specials = self._step >= self._n or not has_battle
-        moves = []
+        parts: list[list[Move] | tuple[int, Callable[[int], Move]]] = []
+        moves: list[Move] = []
         tokens: list[str] | None = None
         for cid in hand:
             card = CARDS[cid]
@@ -433,13 +469,16 @@ class TTCState(State):
             if tokens is None:
                 tokens = sorted(_token(s) for s in self._warriors[side] if not s["replaced"])
             if card.kind == "army":
-                self._army_moves(cid, card, tokens, moves)
+                parts.append(moves)
+                swaps = _army_swaps(card.army, tuple(tokens))
+                parts.append((len(swaps), partial(_army_move, cid, swaps)))
+                moves = []
             else:
                 for t in sorted(set(tokens)):
                     if t != cid:
                         moves.append({"type": "play-warrior", "card": cid, "replace": t})
-        moves.append({"type": "forfeit"})
-        return moves
+        parts.append(moves)
+        return MoveSequence(parts)
 
     def _nullify_moves(self, side: str) -> list[Move]:
         """Every choice of exactly the excess number of items (a multiset of item ids, sorted),
@@ -456,38 +495,8 @@ class TTCState(State):
                 powers.setdefault(it["item"], []).append(pw)
         for pws in powers.values():
             pws.sort()
-        counts = {i: len(pws) for i, pws in powers.items()}
-        ids = sorted(counts)
-        choices: list[tuple[int, list[str]]] = []
-
-        def walk(k: int, left: int, chosen: list[str], total: int) -> None:
-            if left == 0:
-                choices.append((total, list(chosen)))
-                return
-            if k == len(ids):
-                return
-            item = ids[k]
-            for c in range(min(left, counts[item]), -1, -1):
-                walk(k + 1, left - c, chosen + [item] * c, total + sum(powers[item][:c]))
-
-        walk(0, need, [], 0)
-        choices.sort(key=lambda x: (x[0], x[1]))
-        return [{"type": "nullify-items", "items": items} for _, items in choices]
-
-    @staticmethod
-    def _army_moves(cid: str, card: Card, tokens: list[str], out: list[Move]) -> None:
-        """Every canonical Army play: 0, 1 or 2 swaps sorted by (replace, with) (TTC-5)."""
-        # unrolled by swap count (0, 1 or 2): a comprehension per move was a third of a playout
-        for swaps in _army_swaps(card.army, tuple(tokens)):
-            if len(swaps) == 2:
-                (t1, w1), (t2, w2) = swaps
-                listed = [{"replace": t1, "with": w1}, {"replace": t2, "with": w2}]
-            elif swaps:
-                (t1, w1), = swaps
-                listed = [{"replace": t1, "with": w1}]
-            else:
-                listed = []
-            out.append({"type": "play-army", "card": cid, "swaps": listed})
+        choices = _nullify_choices(need, tuple((item, tuple(powers[item])) for item in sorted(powers)))
+        return [{"type": "nullify-items", "items": list(items)} for items in choices]
 
     def check(self, move: Any) -> Verdict:
         return self._validate(move)[0]

@@ -106,9 +106,14 @@ ARK_ACTIONS: int = int(DATA["ark_actions"])
 X2: dict[str, tuple[str, ...]] = {a["color"]: tuple(a["x2"]) for a in DATA["printed_arks"]}
 
 
+#: each token's species, looked up rather than split on every call (the move list asks often).
+SPECIES_OF: dict[str, str] = {t: t.rsplit("-", 1)[0] for t in TOKENS}
+
+
 def species_of(token: str) -> str:
     """``frogs-3`` -> ``frogs``."""
-    return token.rsplit("-", 1)[0]
+    species = SPECIES_OF.get(token)
+    return token.rsplit("-", 1)[0] if species is None else species
 
 
 def seat_colors(num_players: int) -> list[str]:

@@ -114,6 +114,9 @@ def _checked_setup(setup: Mapping[str, Any]) -> JSONDict:
 
 
 GAME = TwoByTwoGame()
+#: the cell indexes that are water from the start, and the land ones in cell order (the move list).
+_SEA: frozenset[int] = frozenset(i for i, land in enumerate(B.LAND) if not land)
+_LAND_CELLS: tuple[int, ...] = tuple(i for i, land in enumerate(B.LAND) if land)
 
 
 def _v(rule: str, message: str) -> Verdict:
@@ -147,7 +150,11 @@ class TwoByTwoState(State):
         return not B.LAND[i] or bool(self.s["flooded"][i])
 
     def touches_water(self, i: int) -> bool:
-        return any(self.is_water(n) for n in B.NEIGHBOURS[i])
+        land, flooded = B.LAND, self.s["flooded"]
+        for n in B.NEIGHBOURS[i]:  # is_water(n), unrolled: the first reveal asks it of every cell
+            if not land[n] or flooded[n]:
+                return True
+        return False
 
     def current_player(self) -> int | None:
         return None if "end" in self.s else int(self.s["turn"])
@@ -199,24 +206,36 @@ class TwoByTwoState(State):
             taken = set(s["arks"])
             return [{"type": "place-ark", "cell": c} for c in B.ARK_SPACES if c not in taken]
         if phase == "water":
-            return [{"type": "water", "cell": c} for i, c in enumerate(B.CELLS)
-                    if not self.is_water(i) and self.touches_water(i)]
+            water = _SEA.union([i for i, f in enumerate(s["flooded"]) if f])
+            return [{"type": "water", "cell": B.CELLS[i]} for i in _LAND_CELLS
+                    if i not in water and not water.isdisjoint(B.NEIGHBOURS[i])]
         seat = int(s["turn"])
         here = B.CELL_INDEX[s["arks"][seat]]
         taken = {B.CELL_INDEX[a] for a in s["arks"]}
         out: list[Move] = [{"type": "move", "to": B.CELLS[n]} for n in B.NEIGHBOURS[here]
                            if self.is_water(n) and n not in taken]
-        up = [i for i, t in enumerate(s["tokens"]) if t and s["face_up"][i]
-              and B.species_of(t) in B.RESCUABLE]
-        for x, i in enumerate(up):
-            for j in up[x + 1:]:
-                if (B.species_of(s["tokens"][i]) == B.species_of(s["tokens"][j])
-                        and (here in B.NEIGHBOURS[i] or here in B.NEIGHBOURS[j])):
-                    # either order names the same pair
-                    out.append({"type": "rescue", "cells": [B.CELLS[i], B.CELLS[j]]})
-                    out.append({"type": "rescue", "cells": [B.CELLS[j], B.CELLS[i]]})
+        tokens, face_up = s["tokens"], s["face_up"]
+        # the face-up rescuable animals by species, in cell order: each pair i < j once, i's order first
+        groups: dict[str, list[int]] = {}
+        species_of = B.SPECIES_OF.get
+        for i in [i for i, up in enumerate(face_up) if up and tokens[i]]:
+            t = tokens[i]
+            sp = species_of(t) or B.species_of(t)
+            if sp in B.RESCUABLE:
+                groups.setdefault(sp, []).append(i)
+        pairs = sorted((i, j) for same in groups.values() if len(same) > 1
+                       for x, i in enumerate(same) for j in same[x + 1:])
+        for i, j in pairs:
+            if here in B.NEIGHBOURS[i] or here in B.NEIGHBOURS[j]:
+                # either order names the same pair
+                out.append({"type": "rescue", "cells": [B.CELLS[i], B.CELLS[j]]})
+                out.append({"type": "rescue", "cells": [B.CELLS[j], B.CELLS[i]]})
         out.append({"type": "pass"})
         return out
+
+    def choice_moves(self) -> list[Move]:
+        """:meth:`legal_moves`, which never lists a forfeit (the game has none)."""
+        return self.legal_moves()
 
     def check(self, move: Any) -> Verdict:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
@@ -334,7 +353,7 @@ class TwoByTwoState(State):
                 s["face_up"][i] = False
             s["flooded"][i] = True
             s["water_left"] -= 1
-            s["track"][seat] += sum(1 for n in B.NEIGHBOURS[i] if self.is_water(n))
+            s["track"][seat] += sum(1 for n in B.NEIGHBOURS[i] if not B.LAND[n] or s["flooded"][n])  # is_water
             for n in B.NEIGHBOURS[i]:
                 if s["tokens"][n] and not s["face_up"][n]:
                     self._reveal(n)

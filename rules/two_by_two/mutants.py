@@ -20,8 +20,10 @@ def _pick(rng: random.Random, items: list[Any]) -> list[Any]:
 def board_mutants(move: Move, state: TwoByTwoState, rng: random.Random) -> list[Any]:
     s = state.s
     cells = list(range(len(B.CELLS)))
-    water = [i for i in cells if state.is_water(i)]
-    inland = [i for i in cells if not state.is_water(i) and not state.touches_water(i)]
+    wet = [not land or bool(f) for land, f in zip(B.LAND, s["flooded"])]  # state.is_water, cell by cell
+    water = [i for i in cells if wet[i]]
+    water_set = set(water)
+    inland = [i for i in cells if not wet[i] and water_set.isdisjoint(B.NEIGHBOURS[i])]
     tokens = [i for i in cells if s["tokens"][i]]
     out: list[Any] = [{"type": "pass"}, {"type": "water", "cell": B.CELLS[rng.choice(cells)]},
                       {"type": "move", "to": B.CELLS[rng.choice(cells)]},
