@@ -1,7 +1,7 @@
 """Twin Tower City balance: each side's win rate under mirrored simulated play.
 
     python benchmarks/bench_ttc_balance.py [--games N] [--seed S] [--policy heuristic,random]
-                                           [--players 2,4] [--jobs J] [--json]
+                                           [--players 2,4] [--options JSON] [--jobs J] [--json]
 
 For every policy (both sides play it) and seat count, each seed is played twice with the
 sides swapped (option ``seat0_side`` light, then dark): the same deal and coin, so a seat's
@@ -25,8 +25,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.twin_tower_city.cards import SIDES, load_deck_data  # noqa: E402
+from rules.players import POLICIES  # noqa: E402
+from tts_builder.errors import InputError  # noqa: E402
 from tts_builder.parallel import ordered_map  # noqa: E402
-from tts_builder.simulate import play_game  # noqa: E402
+from tts_builder.simulate import check_settings, play_game  # noqa: E402
 
 GAME = "twin-tower-city"
 
@@ -53,17 +55,19 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def _play(job: tuple[int, str, str, int]) -> tuple[str | None, str]:
+def _play(job: tuple[int, str, str, int, dict[str, Any]]) -> tuple[str | None, str]:
     """(winning side or None, side that played the second card first in round 1) of one game."""
-    seed, policy, seat0_side, players = job
-    t = play_game(GAME, seed, policy=policy, options={"seat0_side": seat0_side}, num_players=players)
+    seed, policy, seat0_side, players, options = job
+    t = play_game(GAME, seed, policy=policy, options={**options, "seat0_side": seat0_side}, num_players=players)
     sides = t["result"]["sides"]
     return t["result"]["winning_side"], sides[t["setup"]["coin"]]
 
 
-def measure(policy: str, players: int, games: int, seed: int, jobs: int = 1) -> dict[str, Any]:
+def measure(policy: str, players: int, games: int, seed: int, jobs: int = 1,
+            options: dict[str, Any] | None = None) -> dict[str, Any]:
     """``games`` seeds from ``seed``, each played with the sides swapped: 2 x games games."""
-    work = [(s, policy, first, players) for s in range(seed, seed + games) for first in ("light", "dark")]
+    work = [(s, policy, first, players, dict(options or {}))
+            for s in range(seed, seed + games) for first in ("light", "dark")]
     start = _cpu()
     outcomes = list(ordered_map(_play, work, jobs))
     cpu = _cpu() - start
@@ -88,21 +92,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", default="heuristic,random", help="comma-separated policies (default heuristic,random)")
     parser.add_argument("--players", default="2,4", help="comma-separated seat counts (default 2,4: duel and teams)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--options", default="{}", help="game options as JSON, e.g. '{\"no_bonuses\": true}'")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout instead of the table")
     args = parser.parse_args(argv)
     target = load_deck_data().get("balance_target", {"min_win_rate": 0.45, "max_win_rate": 0.55})
     lo_t, hi_t = float(target["min_win_rate"]), float(target["max_win_rate"])
+    try:
+        options = json.loads(args.options)
+        players_list = [int(n) for n in args.players.split(",")]
+    except ValueError as exc:
+        parser.error(f"--options is JSON and --players comma-separated numbers: {exc}")
+    policies = args.policy.split(",")
+    if not isinstance(options, dict) or args.games < 1 or not set(policies) <= set(POLICIES):
+        parser.error(f"--options is a JSON object, --games at least 1, --policy among {', '.join(POLICIES)}")
+    for players in players_list:
+        try:
+            check_settings(GAME, {**options, "seat0_side": "light"}, players)
+        except InputError as exc:
+            parser.error(str(exc))
     rows = []
-    for policy in args.policy.split(","):
-        for players in (int(p) for p in args.players.split(",")):
-            row = measure(policy, players, args.games, args.seed, args.jobs)
+    for policy in policies:
+        for players in players_list:
+            row = measure(policy, players, args.games, args.seed, args.jobs, options)
             row["on_target"] = all(lo_t <= row[side]["rate"] <= hi_t for side in SIDES)
             rows.append(row)
             if not args.json:
                 _print_row(row)
     ok = all(r["on_target"] for r in rows)
     if args.json:
-        print(json.dumps({"game": GAME, "target": [lo_t, hi_t], "rows": rows, "on_target": ok}))
+        print(json.dumps({"game": GAME, "options": options, "target": [lo_t, hi_t], "rows": rows, "on_target": ok}))
     else:
         print(f"target: each side wins {lo_t:.0%} to {hi_t:.0%} -> {'met' if ok else 'MISSED'}")
     return 0
