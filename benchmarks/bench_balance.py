@@ -3,11 +3,13 @@ rates per side (per seat where a game has no sides) with 95% Wilson intervals, s
 cards or the rules shows its effect on balance.
 
 Each seed is played once per value of the option that decides which side seat 0 plays (the game's
-"seat option" below), with the same policy at every seat, first all heuristic, then all random:
+``side_option``; games without sides are reported per seat), with the same policy at every seat, first all heuristic, then all random:
 a seat's own advantage cancels out of the side figures. A side within 45-55% is marked ``ok``
 (the target of issue 13 for Twin Tower City's generated deck).
 
-    python benchmarks/bench_balance.py [--games N] [--game ID ...] [--json]
+    python benchmarks/bench_balance.py [--games N] [--game ID ...] [--players N] [--options JSON] [--json]
+
+``--players 4`` measures a game's team variant (Twin Tower City with 4 or 6 players).
 
 CPU seconds (``time.process_time``) are printed per game and policy; figures depend only on the
 seeds, not on the machine.
@@ -24,18 +26,16 @@ import rules
 from tts_builder.report import build_report
 from tts_builder.simulate import play_game, variants
 
-#: the option that decides which side seat 0 plays, for games whose seats play sides; swapping it
-#: puts each side in each seat on the same seed. Other games are reported per seat.
-SEAT_OPTION = {"twin-tower-city": "seat0_side"}
 POLICIES = ("heuristic", "random")
 TARGET = (0.45, 0.55)
 
 
-def balance(game_id: str, policy: str, games: int, seed: int = 0) -> dict[str, Any]:
-    """The report over ``games`` seeds of ``game_id``, each played with every seat option value."""
-    plays = variants(game_id, policy, None, None, vary=SEAT_OPTION.get(game_id))
+def balance(game_id: str, policy: str, games: int, seed: int = 0, players: int | None = None,
+            options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The report over ``games`` seeds of ``game_id``, each played with every side option value."""
+    plays = variants(game_id, policy, options, players, vary=rules.get_game(game_id).side_option)
     start = time.process_time()
-    transcripts = [play_game(game_id, seed + i, policy=spec, options=opts)
+    transcripts = [play_game(game_id, seed + i, policy=spec, options=opts, num_players=players)
                    for i in range(games) for spec, opts in plays]
     report = build_report(transcripts)
     report["cpu_seconds"] = round(time.process_time() - start, 3)
@@ -55,16 +55,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="seeds per game and policy (default 100)")
     parser.add_argument("--game", action="append", help="only this game (repeatable; default every game)")
+    parser.add_argument("--players", type=int, help="seat count (default: each game's default)")
+    parser.add_argument("--options", help="game options as a JSON object")
+    parser.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
     parser.add_argument("--json", action="store_true", help="one JSON object per game and policy")
     args = parser.parse_args()
+    options = json.loads(args.options) if args.options else None
     ids = args.game or [g.id for g in rules.all_games()]
     for game_id in ids:
         for policy in POLICIES:
-            report = balance(game_id, policy, args.games)
+            report = balance(game_id, policy, args.games, args.seed, args.players, options)
             if args.json:
                 print(json.dumps({"game": game_id, "policy": policy, "report": report}, sort_keys=True))
                 continue
-            swapped = f", {SEAT_OPTION[game_id]} swapped" if game_id in SEAT_OPTION else ""
+            side_option = rules.get_game(game_id).side_option
+            swapped = f", {side_option} swapped" if side_option else ""
             seats = "/".join(map(str, report["seat_counts"]))
             print(f"{game_id}, {seats} players, all {policy}{swapped}: "
                   f"{report['games']} games, {report['cpu_seconds']:.1f} CPU s, "

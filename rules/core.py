@@ -380,6 +380,9 @@ class Game:
     result_kind: ClassVar[str] = "competitive"
     #: what the scores count, for Result.describe ("set": "White wins 3 sets to 1").
     score_unit: ClassVar[str] = "point"
+    #: the option that decides which side seat 0 plays, in games whose seats play sides: playing
+    #: each of its values on the same seed puts each side in each seat (balance measurements).
+    side_option: ClassVar[str | None] = None
 
     def seat_counts(self) -> tuple[int, ...]:
         """Every seat count the game declares, in increasing order."""

@@ -65,33 +65,34 @@ def test_readings_are_options_with_choices_and_named_in_the_data() -> None:
 # ---------------------------------------------------------------- a. whose item a duplicate takes
 
 def test_duplicate_on_a_battle_card_takes_its_own_item_only_under_duplicate_card(lua: LuaEngine) -> None:
-    """Two Don Triumphs (b06 first, then b02): the b02 copy is the duplicate. Owner's choice
+    """Two Don Triumphs (b16 first, then b02): the b02 copy is the duplicate. Owner's choice
     (default, A-12) drops the weakest Light item, AR-15; the duplicate-card reading drops
     the item on b02, The Constitution."""
-    lay = layout([(LIGHT, "b06"), (DARK, "b08"), (LIGHT, "b02"), (DARK, "b18")])
+    lay = layout([(LIGHT, "b16"), (DARK, "b22"), (LIGHT, "b02"), (DARK, "b17")])
     owner = both_engines(lua, lay, options())
     card = both_engines(lua, lay, options(duplicate_item="duplicate-card"))
-    assert item_status(owner, "light") == {"b06:ar-15": "excess", "b08:ar-15": "active",
-                                           "b02:the-constitution": "active", "b18:the-constitution": "active"}
+    assert item_status(owner, "light") == {"b16:ar-15": "excess", "b22:ar-15": "active",
+                                           "b02:the-constitution": "active", "b17:the-constitution": "active"}
     assert item_status(card, "light")["b02:the-constitution"] == "excess"
-    assert item_status(card, "light")["b06:ar-15"] == "active"
+    assert item_status(card, "light")["b16:ar-15"] == "active"
     assert card["totals"]["light"] == owner["totals"]["light"] - 8 + 6  # Constitution 8 out, AR-15 6 (Kenosha Kid) in
 
 
 def test_a_replacing_warrior_stands_on_the_card_of_the_warrior_it_replaced(lua: LuaEngine) -> None:
     """An Army card puts a second Don Triumph where Patriot Anon stood (b25): under
-    duplicate-card b25's item (The Constitution) goes with it, not the weakest (AR-15)."""
+    duplicate-card b10's item (The Constitution) goes with it, not the weakest (AR-15)."""
     for reading in READINGS["duplicate_item"]:
-        table, warriors, items = layout([(LIGHT, "b06"), (DARK, "b08"), (LIGHT, "b25"), (DARK, "b18")])
+        table, warriors, items = layout([(LIGHT, "b16"), (DARK, "b22"), (LIGHT, "b10"), (DARK, "b17")])
         replace_warrior(warriors, "light", 2, "don-triumph", 0, "al01", LIGHT, home=reading == "duplicate-card")
         bd = both_engines(lua, (table, warriors, items), options(duplicate_item=reading))
         dropped = [k for k, v in item_status(bd, "light").items() if v == "excess"]
-        assert dropped == (["b06:ar-15"] if reading == "owner-choice" else ["b25:the-constitution"])
+        assert dropped == (["b16:ar-15"] if reading == "owner-choice" else ["b10:the-constitution"])
 
 
 def round_one_setup() -> dict[str, Any]:
-    """Round 1 holds exactly one duplicate: Light's Don Triumph on b06 and on b02."""
-    light_play, dark_play = ["b06", "b02", "b03"], ["b08", "b18", "b16"]
+    """Round 1 holds one Light duplicate, Don Triumph on b44 and on b02, and one Dark
+    duplicate, Doctor Sickle on b44 and on b39."""
+    light_play, dark_play = ["b44", "b02", "b03"], ["b13", "b31", "b39"]
     battle = [c for c in CARDS if CARDS[c].kind == "battle" and c not in light_play + dark_play]
     seats = []
     for side, plays in (("light", light_play), ("dark", dark_play)):
@@ -107,7 +108,7 @@ def test_duplicate_item_through_the_engine_and_lua(reading: str, lua: LuaEngine)
     setup = round_one_setup()
     state = GAME.new_state(setup=setup, options={"duplicate_item": reading})
     ls = lua.new_state(state.setup(), state.options())
-    plays = {LIGHT: ["b02", "b03"], DARK: ["b18", "b16"]}
+    plays = {LIGHT: ["b02", "b03"], DARK: ["b31", "b39"]}
     for _ in range(4):
         move = {"type": "play-battle", "card": plays[state.current_player()].pop(0)}
         state.apply(move)
@@ -116,6 +117,12 @@ def test_duplicate_item_through_the_engine_and_lua(reading: str, lua: LuaEngine)
         assert state.to_json()["phase"] == "nullify" and state.current_player() == LIGHT
         move = state.legal_moves()[0]
         assert move == {"type": "nullify-items", "items": ["red-pill"]}
+        state.apply(move)
+        lua.apply(ls, move)
+        # then Dark, one item too many as well: Bioweapon (6, no wielder) is its weakest
+        assert state.to_json()["phase"] == "nullify" and state.current_player() == DARK
+        move = state.legal_moves()[0]
+        assert move == {"type": "nullify-items", "items": ["bioweapon"]}
         state.apply(move)
         lua.apply(ls, move)
     data = state.to_json()
@@ -128,29 +135,29 @@ def test_duplicate_item_through_the_engine_and_lua(reading: str, lua: LuaEngine)
 # ---------------------------------------------------------------- b. wielder bonus per copy
 
 def test_one_wielder_bonus_per_copy_or_every_copy(lua: LuaEngine) -> None:
-    """Two AR-15s (b08, b04) with Kenosha Kid present: the wielder's +5 on each copy by default
+    """Two AR-15s (b22, b04) with Kenosha Kid present: the wielder's +5 on each copy by default
     (A-13), on one copy only under one-copy, the first that counts in table order; the target
-    bonus (Blamtifa Thug on b16) reaches both copies either way."""
-    lay = layout([(LIGHT, "b08"), (DARK, "b18"), (LIGHT, "b04"), (DARK, "b16")])
+    bonus (Blamtifa Thug on b28) reaches both copies either way."""
+    lay = layout([(LIGHT, "b22"), (DARK, "b17"), (LIGHT, "b04"), (DARK, "b28")])
     every = both_engines(lua, lay, options())
     one = both_engines(lua, lay, options(wielder_bonus="one-copy"))
     ar15 = {r: [(i["card"], i["power"]) for i in bd["light"]["items"] if i["item"] == "ar-15"]
             for r, bd in (("every", every), ("one", one))}
-    assert ar15 == {"every": [("b08", 11), ("b04", 11)], "one": [("b08", 11), ("b04", 6)]}
+    assert ar15 == {"every": [("b22", 11), ("b04", 11)], "one": [("b22", 11), ("b04", 6)]}
     # Kenosha Kid is there twice, so one Light item is too many and the weakest is left out:
-    # X22 Missile (10) by default, the AR-15 without the wielder bonus (6) under one-copy
+    # X22 Missile (5, no Light Warrior X here) either way, so one-copy costs the second AR-15's +5
     assert [i["item"] for i in every["light"]["items"] if i["status"] == "excess"] == ["x22-missile"]
-    assert [i["card"] for i in one["light"]["items"] if i["status"] == "excess"] == ["b04"]
-    assert one["totals"]["light"] == every["totals"]["light"] - 11 + 10
+    assert [i["card"] for i in one["light"]["items"] if i["status"] == "excess"] == ["b28"]
+    assert one["totals"]["light"] == every["totals"]["light"] - 5
 
 
 def test_one_copy_gives_the_bonus_to_a_copy_that_counts(lua: LuaEngine) -> None:
     """When one AR-15 copy is nullified the other still gets the wielder bonus."""
-    table, warriors, items = layout([(LIGHT, "b08"), (DARK, "b18"), (LIGHT, "b04"), (DARK, "b16")])
+    table, warriors, items = layout([(LIGHT, "b22"), (DARK, "b17"), (LIGHT, "b04"), (DARK, "b28")])
     items["light"][0]["nullified"] = True
     bd = both_engines(lua, (table, warriors, items), options(wielder_bonus="one-copy"))
     assert [(i["card"], i["status"], i["power"]) for i in bd["light"]["items"] if i["item"] == "ar-15"] == \
-        [("b08", "nullified", 6), ("b04", "active", 11)]
+        [("b22", "nullified", 6), ("b04", "active", 11)]
 
 
 # ---------------------------------------------------------------- c. games level on rounds

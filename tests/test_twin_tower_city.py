@@ -15,7 +15,9 @@ from rules.core import IllegalMove, SetupError, canonical_json
 from rules.twin_tower_city import GAME, TTCState, random_playout
 from rules.twin_tower_city.cards import Card, Roster, load_data, load_deck_data, parse_deck, validate_deck
 from rules.twin_tower_city.engine import CARDS, ROSTER
-from rules.twin_tower_city.gen_deck import DECK_PATH, dump_deck, generate_deck
+from rules.twin_tower_city.gen_deck import (ARMY_LEAVE_OUT, BALANCE_TARGET, BATTLE_COUNTS, DECK_PATH,
+                                            EXAMPLE_BATTLE, EXAMPLE_WARRIOR, dump_deck, field_cards,
+                                            generate_deck)
 from rules.twin_tower_city.scoring import new_layout, place_battle, replace_warrior, round_totals, score_round
 
 DATA = load_data()
@@ -136,6 +138,49 @@ def test_validate_deck_reports_problems() -> None:
     problems = validate_deck(parse_deck(raw), ROSTER, DATA)
     assert any("not a dark warrior" in p for p in problems)
     assert any("warrior cards of side light" in p for p in problems)
+
+
+def test_generated_battle_cards_follow_the_balance_counts() -> None:
+    """TTC-18: every field of the generated Battle cards shows each roster entry exactly as
+    often as BATTLE_COUNTS says; the worked example's cards are unchanged; the deck file
+    records the counts and the balance target."""
+    deck = load_deck_data()
+    generated = [c for c in deck["cards"] if c["kind"] == "battle" and c["provenance"] == "assumed"]
+    assert len(generated) == DATA["deck_counts"]["battle"] - len(EXAMPLE_BATTLE)
+    for field, counts in BATTLE_COUNTS.items():
+        assert Counter(c[field] for c in generated) == Counter({k: v for k, v in counts.items() if v})
+    for card, example in zip(deck["cards"], EXAMPLE_BATTLE):
+        fields = ("dark_warrior", "dark_item", "light_warrior", "light_item", "environment", "district")
+        assert tuple(card[f] for f in fields) == example and card["provenance"] == "derived"
+    assert (CARDS["wl1"].warrior, CARDS["wl1"].level) == EXAMPLE_WARRIOR
+    assert deck["battle_counts"] == BATTLE_COUNTS and deck["army_leave_out"] == list(ARMY_LEAVE_OUT)
+    assert deck["balance_target"]["min_win_rate"] == BALANCE_TARGET["min_win_rate"] == 0.45
+    assert deck["balance_target"]["provenance"] == "assumed"
+    armies = [c for c in CARDS.values() if c.kind == "army"]
+    assert armies and not any(set(c.army) & set(ARMY_LEAVE_OUT) for c in armies)
+    assert any(a["id"] == "TTC-18" for a in DATA["assumptions"])
+
+
+def test_balance_counts_are_checked() -> None:
+    ids = ["muzzle", "virus"]
+    assert field_cards("dark_item", ids, {"virus": 2, "muzzle": 1}, 3) == ["muzzle", "virus", "virus"]
+    with pytest.raises(ValueError, match="adds up to 2, not 3"):
+        field_cards("dark_item", ids, {"virus": 2}, 3)
+    with pytest.raises(ValueError, match="names ar-15"):
+        field_cards("dark_item", ids, {"virus": 2, "ar-15": 1}, 3)
+
+
+def test_sides_win_about_equally_under_mirrored_random_play() -> None:
+    """TTC-18, a coarse guard (the benchmark measures 2,000 games): 150 deals, each played
+    with the sides swapped by random players; the uniform deck made Dark win about 75%."""
+    from tts_builder.simulate import play_game
+
+    wins: Counter[str | None] = Counter()
+    for seed in range(1, 151):
+        for side in ("light", "dark"):
+            result = play_game(GAME.id, seed, policy="random", options={"seat0_side": side})["result"]
+            wins[result["winning_side"]] += 1
+    assert 0.38 <= wins["dark"] / 300 <= 0.62 and 0.38 <= wins["light"] / 300 <= 0.62, wins
 
 
 # ---------------------------------------------------------------- golden examples (fixture cards)

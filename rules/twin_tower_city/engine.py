@@ -154,6 +154,7 @@ class TwinTowerCity(Game):
     hidden_information = True   # the hands and, unless starting_face_up, the starting cards
     chance = True               # the shuffled Battle cards and the coin
     score_unit = "round"
+    side_option = "seat0_side"
     options = {k: v["default"] for k, v in DATA["options"].items()}
     option_choices = {k: tuple(v["choices"]) for k, v in DATA["options"].items() if "choices" in v}
     rules = {rid: RuleRef(rid, r["section"], r["summary"]) for rid, r in DATA["rules"].items()}
