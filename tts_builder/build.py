@@ -45,10 +45,9 @@ import jinja2
 from PIL import Image
 
 import rules
-from tts_builder import luagen
+from tts_builder import luagen, stamp
 from tts_builder.art import ArtManifest, render_game_art
-from tts_builder.art.pipeline import CACHE_DIR, MANIFEST, THUMBNAIL_SIZE
-from tts_builder.art.render import png_bytes
+from tts_builder.art.pipeline import CACHE_DIR, MANIFEST, THUMBNAIL_SIZE, Encoded, encode_png
 from tts_builder.art.source import art_root, load_art_source
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import (TEMP_PREFIX, atomic_write_bytes, atomic_write_json, parse_json_text,
@@ -57,7 +56,8 @@ from tts_builder.lualint import lint_lua
 from tts_builder.save import (LAYOUT_FILE, MAT_IMAGE, TableLayout, TablePlan, build_save, image_names,
                               parse_table_layout, plan_table, table_context)
 from tts_builder.savecheck import ERROR, Problem, check_save
-from tts_builder.tablemat import render_kit_images, render_mat_png, render_thumbnail
+from tts_builder.parallel import ordered_map
+from tts_builder.tablemat import render_kit_pictures, render_mat, render_thumbnail
 
 DEFAULT_OUT = Path("build")
 IMAGES = "images"
@@ -74,6 +74,9 @@ class BuildCheckFailed(Exception):
         errors = [p for p in problems if p.severity == ERROR]
         super().__init__(f"{game_id}: the save fails its check ({len(errors)} error(s)); nothing was written")
 
+    def __reduce__(self) -> tuple[Any, ...]:  # handed back from a --jobs worker process
+        return (BuildCheckFailed, (self.game_id, self.problems))
+
 
 @dataclass(frozen=True)
 class BuildResult:
@@ -88,6 +91,9 @@ class BuildResult:
     warnings: tuple[Problem, ...] = field(default=())
     rendered: int = 0  # card pictures drawn by this run (printed, never written)
     reused: int = 0
+    # image file name -> PSNR (dB) of its palette PNG, None where it is lossless; the thumbnail under its own name
+    psnr: Mapping[str, float | None] = field(default_factory=dict)
+    image_bytes: int = 0  # the images the save uses, plus the thumbnail
 
 
 # --------------------------------------------------------------------------- inputs
@@ -301,27 +307,31 @@ def _sweep_leftovers(out_root: Path, game_dir: Path) -> None:
         shutil.rmtree(legacy, ignore_errors=True)
 
 
-def _thumbnail_bytes(images: Path, manifest: ArtManifest, layout: TableLayout) -> bytes:
+def _thumbnail_bytes(images: Path, manifest: ArtManifest, layout: TableLayout, lossless: bool) -> Encoded:
     if manifest.thumbnail:
         data = (images / manifest.thumbnail).read_bytes()
         with Image.open(images / manifest.thumbnail) as img:
             if img.format == "PNG" and img.size == (THUMBNAIL_SIZE, THUMBNAIL_SIZE):
-                return data
-    return png_bytes(render_thumbnail(layout, THUMBNAIL_SIZE))
+                record = manifest.files.get(manifest.thumbnail)
+                return Encoded(data, record.psnr if record else None)
+    return encode_png(render_thumbnail(layout, THUMBNAIL_SIZE), lossless=lossless)
 
 
 # --------------------------------------------------------------------------- the build
 
 
 def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | None = None,
-               progress: Say | None = None) -> BuildResult:
+               progress: Say | None = None, lossless: bool = False) -> BuildResult:
     """Build one game's mod into ``out_root/<game_id>/``.
 
-    Raises :class:`InputError` for unusable input (unknown game, bad layout,
-    missing template) and :class:`BuildCheckFailed` when the save fails its
-    check; in both cases nothing under ``out_root`` has changed.
+    Images are palette PNGs (:func:`~tts_builder.art.pipeline.encode_png`), or today's
+    lossless PNGs with ``lossless``. Raises :class:`InputError` for unusable input (unknown
+    game, bad layout, missing template) and :class:`BuildCheckFailed` when the save fails its
+    check; in both cases nothing under ``out_root`` has changed. A finished build writes the
+    stamp (:mod:`tts_builder.stamp`) last.
     """
     say: Say = progress or (lambda _msg: None)
+    inputs = stamp.inputs_digest(game_id, stamp.options_of(out_root, base_url=base_url, lossless=lossless))
     require_game(game_id)
     layout = load_table_layout(game_id)
     image_url = image_url_for(out_root, game_id, base_url)
@@ -339,16 +349,21 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
         _link_tree(live_images, stage_images)
         _link_tree(game_dir / CACHE_DIR, stage_game / CACHE_DIR)
         say("art")
-        manifest = render_game_art(game_id, stage, progress=say)
+        manifest = render_game_art(game_id, stage, progress=say, lossless=lossless)
         if MAT_IMAGE in manifest.files or MAT_IMAGE == MANIFEST:
             raise InputError(f"{game_id}: the art already writes images/{MAT_IMAGE}; rename that component")
         say("play mat")
-        atomic_write_bytes(stage_images / MAT_IMAGE, render_mat_png(layout))
-        for name, image in render_kit_images(layout).items():  # boards and pieces
+        quality: dict[str, float | None] = {name: f.psnr for name, f in manifest.files.items()}
+        mat = encode_png(render_mat(layout), lossless=lossless)
+        atomic_write_bytes(stage_images / MAT_IMAGE, mat.data)
+        quality[MAT_IMAGE] = mat.psnr
+        for name, picture in render_kit_pictures(layout).items():  # boards and pieces
             if name in manifest.files:
                 raise InputError(f"{game_id}: the art already writes images/{name}; rename that component")
-            atomic_write_bytes(stage_images / name, image)
-        thumbnail = _thumbnail_bytes(stage_images, manifest, layout)
+            kit = encode_png(picture, lossless=lossless)
+            atomic_write_bytes(stage_images / name, kit.data)
+            quality[name] = kit.psnr
+        thumbnail = _thumbnail_bytes(stage_images, manifest, layout, lossless)
         say("save")
         data, plan = assemble(game_id, layout, manifest, image_url)
         names = image_names(plan, manifest)
@@ -360,19 +375,24 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
         if any(p.severity == ERROR for p in problems):
             raise BuildCheckFailed(game_id, problems)
         say("write")
+        image_bytes = sum((stage_images / n).stat().st_size for n in names) + len(thumbnail.data)
+        stamp.remove_stamp(out_root, game_id)  # from here until the new stamp, the output is not "up to date"
         game_dir.mkdir(parents=True, exist_ok=True)
         unused_images = _commit_files(stage_images, live_images)
         save_path, thumb_path = save_paths(out_root, game_id)
         atomic_write_json(save_path, data)
-        atomic_write_bytes(thumb_path, thumbnail)
+        atomic_write_bytes(thumb_path, thumbnail.data)
         _remove_files(unused_images)  # only now: the previous save referred to them
         _remove_files(_commit_files(stage_game / CACHE_DIR, game_dir / CACHE_DIR))
+        stamp.write_stamp(out_root, game_id, inputs)
         done = True
         return BuildResult(game_id=game_id, save_path=save_path, thumbnail_path=thumb_path, images_dir=live_images,
                            objects=len(data["ObjectStates"]), cards=len(plan.all_cards()),
                            save_bytes=save_path.stat().st_size, images=tuple(names),
                            warnings=tuple(p for p in problems if p.severity != ERROR),
-                           rendered=manifest.rendered, reused=manifest.reused)
+                           rendered=manifest.rendered, reused=manifest.reused,
+                           psnr={**{n: quality.get(n) for n in names}, thumb_path.name: thumbnail.psnr},
+                           image_bytes=image_bytes)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
         if not done:
@@ -398,9 +418,43 @@ def _summary(result: BuildResult, seconds: float) -> str:
             f"({seconds:.1f} s)")
 
 
+def _quality(result: BuildResult) -> str:
+    """The images' line of the summary: their bytes and each one's PSNR (``lossless`` where it is)."""
+    values = [v for v in result.psnr.values() if v is not None]
+    each = ", ".join(f"{name} {'lossless' if v is None else f'{v:.1f} dB'}" for name, v in result.psnr.items())
+    head = f"PSNR {min(values):.1f} dB or better" if values else "all lossless"
+    return f"{result.game_id}: images {result.image_bytes / 1024:.0f} KB, {head}: {each}"
+
+
+@dataclass(frozen=True)
+class _Task:
+    game_id: str
+    out_root: Path
+    base_url: str | None
+    lossless: bool
+    progress: bool
+
+
+def _build_task(task: _Task) -> tuple[BuildResult | BuildCheckFailed, float]:
+    """One game's build, in this process or a worker (``--jobs``): its result or its failed check."""
+    say = _tty_progress(task.game_id) if task.progress else None
+    start = time.perf_counter()
+    try:
+        return build_game(task.game_id, task.out_root, base_url=task.base_url, progress=say,
+                          lossless=task.lossless), time.perf_counter() - start
+    except BuildCheckFailed as exc:
+        return exc, time.perf_counter() - start
+    finally:
+        if task.progress:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
 def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, base_url: str | None,
-                  progress: bool) -> int:
-    """Body of ``tts-builder build``: 0 when every game built, 1 when a save failed its check."""
+                  progress: bool, lossless: bool = False, force: bool = False, jobs: int = 1) -> int:
+    """Body of ``tts-builder build``: 0 when every game built (or was up to date), 1 when a save
+    failed its check. With ``jobs`` above 1 the games build in worker processes; the output is
+    the same, printed in the same order."""
     if all_games and game_ids:
         raise InputError("build: give game ids or --all, not both")
     if not all_games and not game_ids:
@@ -418,25 +472,27 @@ def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, b
             ids.remove(game_id)
     if not ids:
         raise InputError("build --all: no registered game can be built yet")
+    if not force:
+        options = stamp.options_of(out_root, base_url=base_url, lossless=lossless)
+        code = stamp.code_digest()
+        current = {g for g in ids if stamp.is_current(out_root, g, stamp.inputs_digest(g, options, code))}
+        for game_id in ids:
+            if game_id in current:
+                print(stamp.up_to_date_line(out_root, game_id))
+        ids = [g for g in ids if g not in current]
+    tasks = [_Task(g, out_root, base_url, lossless, progress and jobs <= 1) for g in ids]
     worst = 0
-    for game_id in ids:
-        say = _tty_progress(game_id) if progress else None
-        start = time.perf_counter()
-        try:
-            result = build_game(game_id, out_root, base_url=base_url, progress=say)
-        except BuildCheckFailed as exc:
-            if progress:
-                sys.stderr.write("\r\033[K")
-            for problem in exc.problems:
+    for task, (outcome, seconds) in zip(tasks, ordered_map(_build_task, tasks, jobs)):
+        game_id = task.game_id
+        if isinstance(outcome, BuildCheckFailed):
+            for problem in outcome.problems:
                 print(f"{game_id}: {problem}", file=sys.stderr)
-            print(f"tts-builder: {exc}", file=sys.stderr)
+            print(f"tts-builder: {outcome}", file=sys.stderr)
             worst = 1
             continue
-        finally:
-            if progress:
-                sys.stderr.write("\r\033[K")
-                sys.stderr.flush()
-        print(_summary(result, time.perf_counter() - start))
+        result = outcome
+        print(_summary(result, seconds))
+        print(_quality(result))
         local = [w for w in result.warnings if "local file URL" in w.message]
         for warning in result.warnings:
             if warning not in local:

@@ -28,10 +28,11 @@ from pathlib import Path
 from typing import Any
 
 import PIL
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
-from tts_builder.art.render import (RENDERER_VERSION, CardCache, CardJob, evaluate, fit_text, font,
-                                    png_bytes, render_template, rotated, scale_to, trim)
+from tts_builder.art.cache import PictureCache
+from tts_builder.art.render import (RENDERER_VERSION, CardJob, evaluate, fit_text, font, png_bytes, render_template,
+                                    rotated)
 from tts_builder.art.sheets import SheetPlan, compose_sheet, plan_sheets
 from tts_builder.art.source import ArtSource, ComponentRow, DeckSpec, Layout, StandaloneSpec, canonical_digest, \
     load_art_source, mm_to_px
@@ -104,6 +105,78 @@ class StandaloneArt:
 class FileRecord:
     inputs: str  # digest of what the file was made from
     sha256: str  # digest of the file's bytes
+    psnr: float | None = None  # palette PNG: its PSNR against the drawn picture, dB; None: lossless
+
+    def to_json(self) -> dict[str, Any]:
+        """``inputs``, ``sha256`` and, for a palette image, ``psnr``."""
+        out: dict[str, Any] = {"inputs": self.inputs, "sha256": self.sha256}
+        if self.psnr is not None:
+            out["psnr"] = self.psnr
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FileRecord:
+        """Inverse of :meth:`to_json` (KeyError, TypeError or ValueError on a malformed record)."""
+        psnr = data.get("psnr")
+        return cls(str(data["inputs"]), str(data["sha256"]), None if psnr is None else float(psnr))
+
+
+# --------------------------------------------------------------------------- encoding
+
+#: Palette images whose PSNR against the drawn picture falls below this are written lossless.
+PSNR_FLOOR = 40.0
+_PALETTE_ENCODING = "palette-fastoctree-256"
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A PNG file's bytes and, when it is a palette PNG, its PSNR (dB) against the picture."""
+
+    data: bytes
+    psnr: float | None = None
+
+
+def psnr(a: Image.Image, b: Image.Image) -> float:
+    """Peak signal-to-noise ratio of ``b`` against ``a`` (same size) over their RGB channels, in dB
+    (``inf`` when identical): ``10 log10(255^2 / MSE)``.
+
+    >>> from PIL import Image
+    >>> psnr(Image.new("RGB", (2, 1), (0, 0, 0)), Image.new("RGB", (2, 1), (0, 0, 0)))
+    inf
+    >>> round(psnr(Image.new("RGB", (1, 1), (0, 0, 0)), Image.new("RGB", (1, 1), (255, 255, 255))), 6)
+    0.0
+    """
+    if a.size != b.size:
+        raise ValueError(f"psnr: sizes differ ({a.size} and {b.size})")
+    hist = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).histogram()  # 3 bands x 256 levels
+    squared = sum(count * (i % 256) ** 2 for i, count in enumerate(hist))
+    if squared == 0:
+        return math.inf
+    mse = squared / (a.width * a.height * 3)
+    return 10 * math.log10(255 ** 2 / mse)
+
+
+def encode_png(img: Image.Image, *, lossless: bool = False) -> Encoded:
+    """The PNG an output image is written as.
+
+    ``lossless`` (or an image with transparency) gives :func:`png_bytes`, today's encoder. Otherwise
+    a 256-colour palette PNG (Pillow's FASTOCTREE quantizer: about a third of the bytes, and faster
+    to encode), unless its PSNR against ``img`` is below :data:`PSNR_FLOOR`, where the image is
+    written lossless. Deterministic: the same picture gives the same bytes.
+    """
+    if lossless or img.mode not in ("RGB", "L"):
+        return Encoded(png_bytes(img))
+    rgb = img if img.mode == "RGB" else img.convert("RGB")
+    palette = rgb.quantize(256, method=Image.Quantize.FASTOCTREE)
+    quality = round(psnr(rgb, palette), 2)
+    if quality < PSNR_FLOOR:
+        return Encoded(png_bytes(img))
+    return Encoded(png_bytes(palette), None if math.isinf(quality) else quality)
+
+
+def encoding_key(lossless: bool) -> dict[str, str]:
+    """What the encoder adds to an output's inputs digest (nothing when lossless: today's digests)."""
+    return {} if lossless else {"encoding": _PALETTE_ENCODING}
 
 
 @dataclass(frozen=True)
@@ -143,7 +216,7 @@ class ArtManifest:
             "thumbnail": self.thumbnail,
             # rendered/reused depend on the run (cold or warm), not on the inputs: they are
             # printed, never written, so rebuilding into the same folder gives the same bytes.
-            "files": {k: {"inputs": f.inputs, "sha256": f.sha256} for k, f in self.files.items()},
+            "files": {k: f.to_json() for k, f in self.files.items()},
         }
 
     @classmethod
@@ -166,9 +239,9 @@ class ArtManifest:
                 thumbnail=data["thumbnail"],
                 rendered=0,
                 reused=0,
-                files={k: FileRecord(**v) for k, v in data.get("files", {}).items()},
+                files={k: FileRecord.from_json(v) for k, v in data.get("files", {}).items()},
             )
-        except (KeyError, TypeError, AttributeError) as exc:
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise InputError(f"{MANIFEST}: not an art manifest ({type(exc).__name__}: {exc})") from None
 
 
@@ -188,14 +261,15 @@ def load_manifest(out_dir: Path, game_id: str) -> ArtManifest:
 class _Writer:
     """Writes output images only when their inputs changed (checked against the last manifest)."""
 
-    def __init__(self, folder: Path, previous: Mapping[str, FileRecord], say: Progress):
-        self.folder, self.previous, self.say = folder, previous, say
+    def __init__(self, folder: Path, previous: Mapping[str, FileRecord], say: Progress, lossless: bool = False):
+        self.folder, self.previous, self.say, self.lossless = folder, previous, say, lossless
         self.records: dict[str, FileRecord] = {}
 
     def image(self, name: str, inputs: Any, make: Callable[[], Image.Image]) -> None:
         if name in self.records or name == MANIFEST:
             raise InputError(f"two outputs would both be written to images/{name}: rename a deck or component key")
-        digest = canonical_digest({"pack": _PACK_VERSION, "pillow": PIL.__version__, "inputs": inputs})
+        digest = canonical_digest({"pack": _PACK_VERSION, "pillow": PIL.__version__, "inputs": inputs,
+                                   **encoding_key(self.lossless)})
         path = self.folder / name
         prev = self.previous.get(name)
         if prev is not None and prev.inputs == digest and path.is_file():
@@ -203,15 +277,15 @@ class _Writer:
                 self.records[name] = prev
                 return
         self.say(f"write {name}")
-        data = png_bytes(make())
-        atomic_write_bytes(path, data)
-        self.records[name] = FileRecord(digest, hashlib.sha256(data).hexdigest())
+        encoded = encode_png(make(), lossless=self.lossless)
+        atomic_write_bytes(path, encoded.data)
+        self.records[name] = FileRecord(digest, hashlib.sha256(encoded.data).hexdigest(), encoded.psnr)
 
 
 def _previous_files(folder: Path) -> dict[str, FileRecord]:
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        return {k: FileRecord(str(v["inputs"]), str(v["sha256"])) for k, v in data["files"].items()}
+        return {k: FileRecord.from_json(v) for k, v in data["files"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
 
@@ -262,26 +336,26 @@ def _fit_px(size: tuple[int, int], max_px: int) -> tuple[int, int]:
 
 
 def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = None,
-                    art_root: Traversable | Path | None = None) -> ArtManifest:
+                    art_root: Traversable | Path | None = None, lossless: bool = False) -> ArtManifest:
     """Render all of a game's art into ``<out_dir>/<game_id>/images/`` and return the manifest.
 
     ``art_root`` replaces the shipped ``art_src`` folder (tests, other
-    projects). Unknown games and bad sources raise :class:`InputError`.
+    projects). Unknown games and bad sources raise :class:`InputError`. Images are palette PNGs
+    (:func:`encode_png`), or today's lossless PNGs with ``lossless``.
     """
     source = load_art_source(game_id, root=art_root)
     say: Progress = progress or (lambda _msg: None)
     base = Path(out_dir) / game_id
     folder = base / "images"
-    cache = CardCache(base / CACHE_DIR, source, progress)
+    cache = PictureCache(base / CACHE_DIR, source, progress)
     previous = _previous_files(folder)
-    writer = _Writer(folder, previous, say)
+    writer = _Writer(folder, previous, say, lossless)
     deck_rows, standalone_rows = _assign_rows(source)
     tts = source.tts
     empty = source.color(tts.empty_cell, "tts.empty_cell")
     faces: dict[str, CardJob] = {}  # design key -> face job (for the thumbnail)
 
-    def picture(job: CardJob, size: tuple[int, int]) -> Image.Image:
-        return scale_to(trim(cache.image(job.digest), job.layout, source.dpi), size)
+    picture = cache.picture
 
     decks: dict[str, DeckArt] = {}
     for deck in source.decks:
@@ -299,9 +373,6 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
         # a unique-back layout may need a row, so the single back is resolved only when it is used
         single_back = None if deck.unique_back else cache.job(back_layout, None, deck.key, f"{deck.key}/back")
         hidden = None if deck.back_is_hidden else cache.job(hidden_layout, None, deck.key, f"{deck.key}/hidden")
-        for job in [*face_jobs.values(), *(back_jobs.values() if single_back is None else [single_back]),
-                    *([hidden] if hidden else [])]:
-            cache.ensure(job)
         card_px = (mm_to_px(w_mm, tts.dpi), mm_to_px(h_mm, tts.dpi))
         plans = plan_sheets([r.key for r in rows], *card_px, back_is_hidden=deck.back_is_hidden,
                             max_px=tts.max_sheet_px)
@@ -348,8 +419,6 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
         back_job = cache.job(source.layouts[group.back], row, None, f"{row.key} back") if group.back else None
         size = _fit_px((mm_to_px(layout.size_mm[0], tts.dpi), mm_to_px(layout.size_mm[1], tts.dpi)),
                        tts.max_sheet_px)
-        for job in [face_job, *([back_job] if back_job else [])]:
-            cache.ensure(job)
         writer.image(f"{row.key}.png", {"face": face_job.digest, "size": size},
                      partial(picture, face_job, size))
         back_file = None
@@ -371,7 +440,7 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
                  if spec.title else None)
         inputs = {"cards": [j.digest for j in jobs], "background": source.color(spec.background, "thumbnail"),
                   "title": title, "title_color": source.color(spec.title_color, "thumbnail")}
-        writer.image(THUMBNAIL, inputs, lambda: _thumbnail(source, [(j, cache.image(j.digest)) for j in jobs], title))
+        writer.image(THUMBNAIL, inputs, lambda: _thumbnail(source, [cache.picture(j) for j in jobs], title))
         thumbnail = THUMBNAIL
 
     for name in sorted(set(previous) - set(writer.records)):
@@ -386,17 +455,16 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
     return manifest
 
 
-def _thumbnail(source: ArtSource, cards: Sequence[tuple[CardJob, Image.Image]], title: str | None) -> Image.Image:
-    """A 256 x 256 composition: the cards fanned out on the background, the title below."""
+def _thumbnail(source: ArtSource, cards: Sequence[Image.Image], title: str | None) -> Image.Image:
+    """A 256 x 256 composition: the cards (trimmed, full size) fanned out on the background, the title below."""
     assert source.thumbnail is not None
     size = THUMBNAIL_SIZE
     img = Image.new("RGB", (size, size), source.color(source.thumbnail.background, "thumbnail.background"))
     area_h = size - (44 if title else 8)
     n = len(cards)
-    placed = [((i - (n - 1) / 2) / ((n - 1) / 2) if n > 1 else 0.0, job, pic)  # t: -1 (left) .. 1 (right)
-              for i, (job, pic) in enumerate(cards)]
-    for t, job, pic in sorted(placed, key=lambda p: -abs(p[0])):  # outer cards first, the middle on top
-        card = trim(pic, job.layout, source.dpi)
+    placed = [((i - (n - 1) / 2) / ((n - 1) / 2) if n > 1 else 0.0, card)  # t: -1 (left) .. 1 (right)
+              for i, card in enumerate(cards)]
+    for t, card in sorted(placed, key=lambda p: -abs(p[0])):  # outer cards first, the middle on top
         h = round(area_h * 0.8)
         w = max(1, round(card.width * h / card.height))
         card = card.resize((w, h), Image.Resampling.LANCZOS)
