@@ -230,9 +230,11 @@ def temp_path_in(folder: Path, label: str) -> Path:
     return folder / f"{TEMP_PREFIX}{label}-{os.getpid()}-{os.urandom(4).hex()}"
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, fsync: bool = True) -> None:
     """Write ``data`` to ``path`` via a temporary file and a rename; the file gets
-    the usual permissions (mkstemp would leave it readable by its owner only)."""
+    the usual permissions (mkstemp would leave it readable by its owner only).
+    ``fsync=False`` skips flushing the file to the disk before the rename: for a cache whose
+    reader checks what it reads (a file cut short by a power cut is a miss, not an error)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_path_in(target.parent, target.name)
@@ -241,7 +243,8 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if fsync:
+                os.fsync(fh.fileno())
         os.chmod(tmp, _FILE_MODE)
         os.replace(tmp, target)
     except BaseException:

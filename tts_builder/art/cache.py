@@ -105,7 +105,7 @@ class PictureCache:
         if cached is not None:
             return cached
         img = scale_to(self._draw(job), size)
-        atomic_write_bytes(path, zlib.compress(img.tobytes(), 1))
+        atomic_write_bytes(path, zlib.compress(img.tobytes(), 1), fsync=False)  # _load checks the length
         return img
 
     def prune(self) -> int:

@@ -148,7 +148,8 @@ def psnr(a: Image.Image, b: Image.Image) -> float:
     """
     if a.size != b.size:
         raise ValueError(f"psnr: sizes differ ({a.size} and {b.size})")
-    hist = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).histogram()  # 3 bands x 256 levels
+    rgb_a, rgb_b = (img if img.mode == "RGB" else img.convert("RGB") for img in (a, b))
+    hist = ImageChops.difference(rgb_a, rgb_b).histogram()  # 3 bands x 256 levels
     squared = sum(count * (i % 256) ** 2 for i, count in enumerate(hist))
     if squared == 0:
         return math.inf
