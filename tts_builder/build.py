@@ -23,6 +23,9 @@ So a build killed at any step leaves every file whole and none that a save
 refers to missing (with unchanged inputs, the previous output byte for byte),
 and the next build removes what the killed one left (the staging folder and
 ``.tts-builder-tmp-*`` files, see :func:`tts_builder.fileio.sweep_stale_temp`).
+The stamp (:mod:`tts_builder.stamp`) is removed before the first commit step and
+written last, so ``build`` with nothing changed answers "up to date" at once, and a
+killed build never leaves a stamp that vouches for half an output.
 Same inputs give byte-identical files, cold or warm: GUIDs come from names,
 keys are sorted, the art manifest has no run counts and the save's date is
 ``$SOURCE_DATE_EPOCH`` or a fixed one (:func:`tts_builder.save.save_epoch`).

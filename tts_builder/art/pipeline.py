@@ -10,9 +10,10 @@
 * ``manifest.json``: :class:`ArtManifest`, with every path relative to ``images/``.
 
 Card pictures are cached in ``<out_dir>/<game_id>/art-cache/`` under the digest
-of everything that draws them; output images are rewritten only when their
-inputs change. PNGs are written atomically with fixed options, so the same inputs
-give byte-identical files.
+of everything that draws them, at the sizes the outputs use (:mod:`~tts_builder.art.cache`);
+output images are rewritten only when their inputs change. PNGs are written
+atomically, as 256-colour palette PNGs or lossless (:func:`encode_png`), with fixed
+options, so the same inputs give byte-identical files.
 """
 
 from __future__ import annotations
