@@ -44,8 +44,8 @@ def _images(game_dir: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("speed")
-    assert cli.main(["build", GAME, "--out", str(root / "palette")]) == 0
-    assert cli.main(["build", GAME, "--out", str(root / "lossless"), "--lossless"]) == 0
+    assert cli.main(["build", GAME, "--out", str(root / "palette"), "--jobs", "1"]) == 0
+    assert cli.main(["build", GAME, "--out", str(root / "lossless"), "--lossless", "--jobs", "1"]) == 0
     return {"palette": root / "palette", "lossless": root / "lossless"}
 
 
@@ -242,3 +242,12 @@ def test_builds_are_byte_reproducible_with_any_jobs(built: dict[str, Path], tmp_
     assert cli.main(["build", OTHER, "--out", str(one), "--jobs", "1"]) == 0
     assert _images(one / OTHER) == _images(out / OTHER)
     assert os.path.exists(stamp.stamp_path(out, OTHER))
+
+
+def test_one_game_with_jobs_makes_the_same_images_and_cache(built: dict[str, Path], tmp_path: Path) -> None:
+    """One game and --jobs 3: its sheets and images are made in worker processes."""
+    out = tmp_path / "three"
+    assert cli.main(["build", GAME, "--out", str(out), "--jobs", "3"]) == 0
+    assert _images(out / GAME) == _images(built["palette"] / GAME)
+    for folder in ("images", stamp.CACHE_DIR):
+        assert _files(out / GAME / folder) == _files(built["palette"] / GAME / folder), folder

@@ -324,11 +324,11 @@ def _thumbnail_bytes(images: Path, manifest: ArtManifest, layout: TableLayout, l
 
 
 def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | None = None,
-               progress: Say | None = None, lossless: bool = False) -> BuildResult:
+               progress: Say | None = None, lossless: bool = False, jobs: int = 1) -> BuildResult:
     """Build one game's mod into ``out_root/<game_id>/``.
 
     Images are palette PNGs (:func:`~tts_builder.art.pipeline.encode_png`), or today's
-    lossless PNGs with ``lossless``. Raises :class:`InputError` for unusable input (unknown
+    lossless PNGs with ``lossless``; ``jobs`` > 1 makes the images in worker processes. Raises :class:`InputError` for unusable input (unknown
     game, bad layout, missing template) and :class:`BuildCheckFailed` when the save fails its
     check; in both cases nothing under ``out_root`` has changed. A finished build writes the
     stamp (:mod:`tts_builder.stamp`) last.
@@ -352,7 +352,7 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
         _link_tree(live_images, stage_images)
         _link_tree(game_dir / CACHE_DIR, stage_game / CACHE_DIR)
         say("art")
-        manifest = render_game_art(game_id, stage, progress=say, lossless=lossless)
+        manifest = render_game_art(game_id, stage, progress=say, lossless=lossless, jobs=jobs)
         if MAT_IMAGE in manifest.files or MAT_IMAGE == MANIFEST:
             raise InputError(f"{game_id}: the art already writes images/{MAT_IMAGE}; rename that component")
         say("play mat")
@@ -436,6 +436,7 @@ class _Task:
     base_url: str | None
     lossless: bool
     progress: bool
+    jobs: int = 1  # worker processes inside the game's build (when the games are not spread over them)
 
 
 def _build_task(task: _Task) -> tuple[BuildResult | BuildCheckFailed, float]:
@@ -444,7 +445,7 @@ def _build_task(task: _Task) -> tuple[BuildResult | BuildCheckFailed, float]:
     start = time.perf_counter()
     try:
         return build_game(task.game_id, task.out_root, base_url=task.base_url, progress=say,
-                          lossless=task.lossless), time.perf_counter() - start
+                          lossless=task.lossless, jobs=task.jobs), time.perf_counter() - start
     except BuildCheckFailed as exc:
         return exc, time.perf_counter() - start
     finally:
@@ -483,9 +484,11 @@ def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, b
             if game_id in current:
                 print(stamp.up_to_date_line(out_root, game_id))
         ids = [g for g in ids if g not in current]
-    tasks = [_Task(g, out_root, base_url, lossless, progress and jobs <= 1) for g in ids]
+    # several games: one worker process each; one game: its sheets and images in the workers
+    inner = jobs if len(ids) == 1 else 1
+    tasks = [_Task(g, out_root, base_url, lossless, progress and jobs <= 1, inner) for g in ids]
     worst = 0
-    for task, (outcome, seconds) in zip(tasks, ordered_map(_build_task, tasks, jobs)):
+    for task, (outcome, seconds) in zip(tasks, ordered_map(_build_task, tasks, jobs if len(ids) > 1 else 1)):
         game_id = task.game_id
         if isinstance(outcome, BuildCheckFailed):
             for problem in outcome.problems:

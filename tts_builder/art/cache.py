@@ -56,6 +56,14 @@ class PictureCache:
         """Cards of this run's outputs that were not drawn again."""
         return len(self._seen - self._drawn)
 
+    def drawn(self) -> frozenset[str]:
+        """The digests of the cards drawn so far by this run."""
+        return frozenset(self._drawn)
+
+    def add_drawn(self, digests: frozenset[str]) -> None:
+        """Count cards a worker process drew for this run (``--jobs``)."""
+        self._drawn |= digests
+
     def job(self, layout: Layout, row: ComponentRow | None, deck: str | None, label: str) -> CardJob:
         """A picture to use (resolved now: its digest is what it will look like)."""
         resolved = resolve_card(self.source, layout, row, deck=deck)
@@ -95,9 +103,7 @@ class PictureCache:
     def picture(self, job: CardJob, size: tuple[int, int] | None = None) -> Image.Image:
         """``job``'s picture trimmed to its cut box and scaled to ``size`` (None: full size)."""
         self._seen.add(job.digest)
-        if size is None:
-            if job.digest in self._full:
-                return self._draw(job)
+        if size is None:  # the full-size picture is cached too (the same files whichever run drew it)
             box = geometry(job.layout, self.source.dpi).cut
             size = (box[2] - box[0], box[3] - box[1])
         path = self.path(job.digest, size)

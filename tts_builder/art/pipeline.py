@@ -21,7 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+import multiprocessing
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
 from importlib.resources.abc import Traversable
@@ -39,6 +42,7 @@ from tts_builder.art.source import ArtSource, ComponentRow, DeckSpec, Layout, St
     load_art_source, mm_to_px
 from tts_builder.errors import InputError
 from tts_builder.fileio import atomic_write_bytes, atomic_write_json
+from tts_builder.parallel import WorkerDied
 
 MANIFEST = "manifest.json"
 THUMBNAIL = "thumbnail.png"
@@ -260,15 +264,30 @@ def load_manifest(out_dir: Path, game_id: str) -> ArtManifest:
 # --------------------------------------------------------------------------- output files
 
 
-class _Writer:
-    """Writes output images only when their inputs changed (checked against the last manifest)."""
+#: The images still to make in a ``jobs`` > 1 run, read by the forked worker processes.
+_PENDING: list[Callable[[], tuple[Encoded, frozenset[str]]]] = []
 
-    def __init__(self, folder: Path, previous: Mapping[str, FileRecord], say: Progress, lossless: bool = False):
-        self.folder, self.previous, self.say, self.lossless = folder, previous, say, lossless
+
+def _make_pending(index: int) -> tuple[Encoded, frozenset[str]]:
+    """Worker side of :meth:`_Writer.flush`: make and encode the ``index``-th pending image."""
+    return _PENDING[index]()
+
+
+class _Writer:
+    """Writes output images only when their inputs changed (checked against the last manifest).
+
+    :meth:`image` notes what to make; :meth:`flush` makes and writes them, in this process or,
+    with ``jobs`` > 1 where processes can fork, in worker processes (each image's bytes are the
+    same either way: only the wall time differs)."""
+
+    def __init__(self, folder: Path, previous: Mapping[str, FileRecord], say: Progress, cache: PictureCache,
+                 lossless: bool = False):
+        self.folder, self.previous, self.say, self.cache, self.lossless = folder, previous, say, cache, lossless
         self.records: dict[str, FileRecord] = {}
+        self.pending: dict[str, tuple[str, Callable[[], Image.Image]]] = {}
 
     def image(self, name: str, inputs: Any, make: Callable[[], Image.Image]) -> None:
-        if name in self.records or name == MANIFEST:
+        if name in self.records or name in self.pending or name == MANIFEST:
             raise InputError(f"two outputs would both be written to images/{name}: rename a deck or component key")
         digest = canonical_digest({"pack": _PACK_VERSION, "pillow": PIL.__version__, "inputs": inputs,
                                    **encoding_key(self.lossless)})
@@ -278,10 +297,38 @@ class _Writer:
             if hashlib.sha256(path.read_bytes()).hexdigest() == prev.sha256:
                 self.records[name] = prev
                 return
-        self.say(f"write {name}")
-        encoded = encode_png(make(), lossless=self.lossless)
-        atomic_write_bytes(path, encoded.data)
-        self.records[name] = FileRecord(digest, hashlib.sha256(encoded.data).hexdigest(), encoded.psnr)
+        self.pending[name] = (digest, make)
+
+    def _task(self, make: Callable[[], Image.Image]) -> Callable[[], tuple[Encoded, frozenset[str]]]:
+        def run() -> tuple[Encoded, frozenset[str]]:
+            before = self.cache.drawn()
+            encoded = encode_png(make(), lossless=self.lossless)
+            return encoded, self.cache.drawn() - before
+        return run
+
+    def flush(self, jobs: int = 1) -> None:
+        """Make, encode and write every pending image."""
+        names = list(self.pending)
+        tasks = [self._task(self.pending[n][1]) for n in names]
+        if jobs > 1 and len(tasks) > 1 and "fork" in multiprocessing.get_all_start_methods():
+            _PENDING[:] = tasks
+            try:
+                with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=multiprocessing.get_context("fork")) as pool:
+                    results: Iterable[tuple[Encoded, frozenset[str]]] = list(pool.map(_make_pending, range(len(tasks))))
+            except BrokenProcessPool:
+                raise WorkerDied(f"a worker process of --jobs {jobs} ended without finishing its image "
+                                 "(killed?); run again, or with --jobs 1") from None
+            finally:
+                _PENDING.clear()
+        else:
+            results = (task() for task in tasks)
+        for name, (encoded, drawn) in zip(names, results):
+            self.say(f"write {name}")
+            self.cache.add_drawn(drawn)
+            atomic_write_bytes(self.folder / name, encoded.data)
+            self.records[name] = FileRecord(self.pending[name][0], hashlib.sha256(encoded.data).hexdigest(),
+                                            encoded.psnr)
+        self.pending.clear()
 
 
 def _previous_files(folder: Path) -> dict[str, FileRecord]:
@@ -338,12 +385,14 @@ def _fit_px(size: tuple[int, int], max_px: int) -> tuple[int, int]:
 
 
 def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = None,
-                    art_root: Traversable | Path | None = None, lossless: bool = False) -> ArtManifest:
+                    art_root: Traversable | Path | None = None, lossless: bool = False,
+                    jobs: int = 1) -> ArtManifest:
     """Render all of a game's art into ``<out_dir>/<game_id>/images/`` and return the manifest.
 
     ``art_root`` replaces the shipped ``art_src`` folder (tests, other
     projects). Unknown games and bad sources raise :class:`InputError`. Images are palette PNGs
-    (:func:`encode_png`), or today's lossless PNGs with ``lossless``.
+    (:func:`encode_png`), or today's lossless PNGs with ``lossless``. ``jobs`` > 1 makes the
+    sheets and images in that many worker processes (same bytes, less wall time).
     """
     source = load_art_source(game_id, root=art_root)
     say: Progress = progress or (lambda _msg: None)
@@ -351,7 +400,7 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
     folder = base / "images"
     cache = PictureCache(base / CACHE_DIR, source, progress)
     previous = _previous_files(folder)
-    writer = _Writer(folder, previous, say, lossless)
+    writer = _Writer(folder, previous, say, cache, lossless)
     deck_rows, standalone_rows = _assign_rows(source)
     tts = source.tts
     empty = source.color(tts.empty_cell, "tts.empty_cell")
@@ -434,17 +483,18 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
     thumbnail = None
     if source.thumbnail is not None:
         spec = source.thumbnail
-        jobs = [faces[k] for k in spec.cards if k in faces]
+        thumb_jobs = [faces[k] for k in spec.cards if k in faces]
         missing = [k for k in spec.cards if k not in faces]
         if missing:
             raise InputError(f"{source.origin}: thumbnail.cards: {missing[0]!r} is not drawn in any deck")
         title = (render_template(spec.title, {"game": dict(source.game), "tables": source.tables}, "thumbnail.title")
                  if spec.title else None)
-        inputs = {"cards": [j.digest for j in jobs], "background": source.color(spec.background, "thumbnail"),
+        inputs = {"cards": [j.digest for j in thumb_jobs], "background": source.color(spec.background, "thumbnail"),
                   "title": title, "title_color": source.color(spec.title_color, "thumbnail")}
-        writer.image(THUMBNAIL, inputs, lambda: _thumbnail(source, [cache.picture(j) for j in jobs], title))
+        writer.image(THUMBNAIL, inputs, lambda: _thumbnail(source, [cache.picture(j) for j in thumb_jobs], title))
         thumbnail = THUMBNAIL
 
+    writer.flush(jobs)
     for name in sorted(set(previous) - set(writer.records)):
         stale = folder / Path(name).name
         if stale.is_file():
