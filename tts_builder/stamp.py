@@ -4,7 +4,7 @@ After a successful build, ``OUT/<game>/.tts-builder-stamp.json`` records two thi
 
 * ``inputs``: one digest of everything a build reads: every file of the shipped packages
   (``tts_builder`` and ``rules`` code and data, ``art_src``, ``lua_templates``), Pillow's
-  version (it draws and encodes the pixels) and the options that change the output (the
+  and zlib's versions (they draw and encode the pixels) and the options that change the output (the
   absolute ``--out`` folder, which the ``file:///`` URLs name, ``--base-url``, ``--lossless``
   and ``$SOURCE_DATE_EPOCH``);
 * ``outputs``: the sha256 of every file the build wrote (the save, the thumbnail, every image
@@ -28,6 +28,7 @@ import importlib.util
 import json
 import os
 import sys
+import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -83,6 +84,7 @@ def code_digest() -> str:
                 h.update(f"{package}/{rel}\0".encode("utf-8", "surrogatepass"))
                 h.update(hashlib.sha256(path.read_bytes()).digest())
     h.update(b"pillow\0" + _pillow_version().encode("utf-8"))
+    h.update(b"zlib\0" + zlib.ZLIB_RUNTIME_VERSION.encode("ascii"))  # the PNG bytes depend on it
     return h.hexdigest()
 
 
