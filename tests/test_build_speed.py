@@ -155,6 +155,17 @@ def test_options_that_change_the_output_change_the_digest(tmp_path: Path, monkey
     assert digest(tmp_path / "a") != plain
 
 
+def test_a_no_op_sweeps_what_a_killed_build_left(built: dict[str, Path], tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from tts_builder.fileio import TEMP_PREFIX
+    assert stamp.TEMP_PREFIX == TEMP_PREFIX
+    out = built["palette"]
+    dead = out / GAME / "images" / f"{TEMP_PREFIX}deck-1.png-999999999-0123abcd"  # no such process
+    dead.write_bytes(b"half a png")
+    assert stamp.quick_build([GAME, "--out", str(out)]) == 0
+    assert "up to date" in capsys.readouterr().out and not dead.exists()
+
+
 def test_unusual_arguments_take_the_full_path(built: dict[str, Path]) -> None:
     out = str(built["palette"])
     for argv in ([GAME, "--out", out, "--force"], [GAME, "--all", "--out", out], ["--out", out],

@@ -11,8 +11,8 @@ After a successful build, ``OUT/<game>/.tts-builder-stamp.json`` records two thi
   and the art manifest; the ``art-cache/`` is a cache, not an output).
 
 A build whose inputs digest and output files both match is a no-op: the command prints
-"up to date" and exits 0. This module imports only the standard library (and
-:mod:`tts_builder.fileio`), so the check runs before Pillow, jinja2, jsonschema and lupa
+"up to date" and exits 0. This module imports only the standard library (not even
+:mod:`tts_builder.fileio` unless there is something to sweep), so the check runs before Pillow, jinja2, jsonschema and lupa
 are imported: a no-op costs a few per cent of a build.
 
 Kill safety: the stamp is removed before a build commits its first file and written
@@ -32,10 +32,11 @@ import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from tts_builder.fileio import TEMP_PREFIX
-
 STAMP = ".tts-builder-stamp.json"
 CACHE_DIR = "art-cache"  # the art pipeline's picture cache (kept out of the outputs)
+#: :data:`tts_builder.fileio.TEMP_PREFIX`, repeated: importing fileio (typing, regexes) would cost the
+#: no-op a fifth of its time (tests/test_build_speed.py checks that the two agree)
+TEMP_PREFIX = ".tts-builder-tmp-"
 _FORMAT = 1
 #: the packages whose files a build reads (code, rules data, art sources, Lua templates)
 PACKAGES = ("tts_builder", "rules", "art_src", "lua_templates")
@@ -223,12 +224,25 @@ def quick_build(argv: Sequence[str]) -> int | None:
     games = list(dict.fromkeys(games))
     if not all(is_current(out_root, g, inputs_digest(g, options, code)) for g in games):
         return None
-    from tts_builder.fileio import sweep_stale_temp
-    sweep_stale_temp(out_root, recursive=False)  # what a killed build left
+    if _leftovers(out_root, games):  # what a killed build left
+        from tts_builder.fileio import sweep_stale_temp
+        sweep_stale_temp(out_root, recursive=False)
+        for game_id in games:
+            sweep_stale_temp(out_root / game_id)
     for game_id in games:
-        sweep_stale_temp(out_root / game_id)
         print(up_to_date_line(out_root, game_id))
     return 0
+
+
+def _leftovers(out_root: Path, games: Sequence[str]) -> bool:
+    """Whether a temporary file or folder of a killed run lies in ``out_root`` or a game's folder."""
+    if any(entry.name.startswith(TEMP_PREFIX) for entry in os.scandir(out_root)):
+        return True
+    for game_id in games:
+        for _root, dirs, files in os.walk(out_root / game_id):
+            if any(name.startswith(TEMP_PREFIX) for name in (*dirs, *files)):
+                return True
+    return False
 
 
 def main(argv: Sequence[str] | None = None) -> int:
