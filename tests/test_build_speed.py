@@ -198,6 +198,27 @@ def test_noise_falls_back_to_lossless() -> None:
     assert encode_png(noise.convert("RGBA")).data == png_bytes(noise.convert("RGBA"))  # transparency: lossless
 
 
+def test_small_and_transparent_images() -> None:
+    """A small image is never larger than its lossless PNG; a cut-out token keeps its alpha."""
+    from PIL import ImageDraw
+    flat = Image.new("RGB", (64, 64), (200, 30, 30))
+    ImageDraw.Draw(flat).rectangle((8, 8, 40, 40), fill=(20, 20, 120))
+    encoded = encode_png(flat)
+    assert len(encoded.data) <= len(png_bytes(flat)) and encoded.psnr is None  # two colours: exact
+    with Image.open(io.BytesIO(encoded.data)) as back:
+        assert back.convert("RGB").tobytes() == flat.tobytes()
+    token = Image.new("RGBA", (256, 256), (0, 0, 0, 0))
+    ImageDraw.Draw(token).ellipse((10, 10, 245, 245), fill=(40, 110, 200, 255), outline=(10, 30, 60, 255), width=6)
+    token = token.resize((128, 128), Image.Resampling.LANCZOS)  # soft, half-transparent edges
+    encoded = encode_png(token)
+    with Image.open(io.BytesIO(encoded.data)) as back:
+        assert back.mode == "P" and "transparency" in back.info
+        quality = psnr(token, back)
+        assert back.convert("RGBA").getpixel((0, 0))[3] == 0  # still cut out
+    assert quality >= PSNR_FLOOR and encoded.psnr == pytest.approx(quality, abs=0.01)
+    assert len(encoded.data) < len(png_bytes(token))
+
+
 def test_palette_images_are_smaller_and_above_the_bound(built: dict[str, Path],
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     palette, lossless = _images(built["palette"] / GAME), _images(built["lossless"] / GAME)

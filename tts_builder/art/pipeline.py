@@ -130,7 +130,7 @@ class FileRecord:
 
 #: Palette images whose PSNR against the drawn picture falls below this are written lossless.
 PSNR_FLOOR = 40.0
-_PALETTE_ENCODING = "palette-fastoctree-256"
+_PALETTE_ENCODING = "palette-fastoctree-256-v2"
 
 
 @dataclass(frozen=True)
@@ -142,8 +142,8 @@ class Encoded:
 
 
 def psnr(a: Image.Image, b: Image.Image) -> float:
-    """Peak signal-to-noise ratio of ``b`` against ``a`` (same size) over their RGB channels, in dB
-    (``inf`` when identical): ``10 log10(255^2 / MSE)``.
+    """Peak signal-to-noise ratio of ``b`` against ``a`` (same size), in dB (``inf`` when identical):
+    ``10 log10(255^2 / MSE)`` over the RGB channels, or RGBA when ``a`` has an alpha channel.
 
     >>> from PIL import Image
     >>> psnr(Image.new("RGB", (2, 1), (0, 0, 0)), Image.new("RGB", (2, 1), (0, 0, 0)))
@@ -153,31 +153,44 @@ def psnr(a: Image.Image, b: Image.Image) -> float:
     """
     if a.size != b.size:
         raise ValueError(f"psnr: sizes differ ({a.size} and {b.size})")
-    rgb_a, rgb_b = (img if img.mode == "RGB" else img.convert("RGB") for img in (a, b))
-    hist = ImageChops.difference(rgb_a, rgb_b).histogram()  # 3 bands x 256 levels
+    mode = "RGBA" if a.mode in ("RGBA", "LA", "PA") or "transparency" in a.info else "RGB"
+    first, second = (img if img.mode == mode else img.convert(mode) for img in (a, b))
+    hist = ImageChops.difference(first, second).histogram()  # 256 levels per band
     squared = sum(count * (i % 256) ** 2 for i, count in enumerate(hist))
     if squared == 0:
         return math.inf
-    mse = squared / (a.width * a.height * 3)
+    mse = squared / (a.width * a.height * len(mode))
     return 10 * math.log10(255 ** 2 / mse)
+
+
+#: Images up to this many pixels (pieces, tokens, backs) are compressed harder and written
+#: lossless when that is smaller still (few colours and flat areas: PNG's filters win).
+SMALL_IMAGE_PX = 512 * 512
 
 
 def encode_png(img: Image.Image, *, lossless: bool = False) -> Encoded:
     """The PNG an output image is written as.
 
-    ``lossless`` (or an image with transparency) gives :func:`png_bytes`, today's encoder. Otherwise
-    a 256-colour palette PNG (Pillow's FASTOCTREE quantizer: about a third of the bytes, and faster
-    to encode), unless its PSNR against ``img`` is below :data:`PSNR_FLOOR`, where the image is
-    written lossless. Deterministic: the same picture gives the same bytes.
+    ``lossless`` gives :func:`png_bytes`, today's encoder. Otherwise a 256-colour palette PNG
+    (Pillow's FASTOCTREE quantizer, with the alpha channel where the image has one: about a
+    third of the bytes, and faster to encode), unless its PSNR against ``img`` is below
+    :data:`PSNR_FLOOR` or, for a small image, the lossless PNG is no larger: then lossless.
+    Deterministic: the same picture gives the same bytes.
     """
-    if lossless or img.mode not in ("RGB", "L"):
+    if lossless or img.mode not in ("RGB", "RGBA", "L"):
         return Encoded(png_bytes(img))
-    rgb = img if img.mode == "RGB" else img.convert("RGB")
-    palette = rgb.quantize(256, method=Image.Quantize.FASTOCTREE)
-    quality = round(psnr(rgb, palette), 2)
+    source = img.convert("RGB") if img.mode == "L" else img
+    palette = source.quantize(256, method=Image.Quantize.FASTOCTREE)
+    quality = round(psnr(source, palette), 2)
     if quality < PSNR_FLOOR:
         return Encoded(png_bytes(img))
-    return Encoded(png_bytes(palette), None if math.isinf(quality) else quality)
+    if img.width * img.height <= SMALL_IMAGE_PX:
+        data, plain = png_bytes(palette, compress_level=9), png_bytes(img)
+        if len(plain) <= len(data):
+            return Encoded(plain)
+    else:
+        data = png_bytes(palette)
+    return Encoded(data, None if math.isinf(quality) else quality)
 
 
 def encoding_key(lossless: bool) -> dict[str, str]:
