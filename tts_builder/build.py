@@ -486,9 +486,10 @@ def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, b
         ids = [g for g in ids if g not in current]
     # several games: one worker process each; one game: its sheets and images in the workers
     inner = jobs if len(ids) == 1 else 1
-    tasks = [_Task(g, out_root, base_url, lossless, progress and jobs <= 1, inner) for g in ids]
+    outer = jobs if len(ids) > 1 else 1
+    tasks = [_Task(g, out_root, base_url, lossless, progress and outer <= 1, inner) for g in ids]
     worst = 0
-    for task, (outcome, seconds) in zip(tasks, ordered_map(_build_task, tasks, jobs if len(ids) > 1 else 1)):
+    for task, (outcome, seconds) in zip(tasks, ordered_map(_build_task, tasks, outer)):
         game_id = task.game_id
         if isinstance(outcome, BuildCheckFailed):
             for problem in outcome.problems:
