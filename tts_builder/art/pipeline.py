@@ -22,6 +22,7 @@ import hashlib
 import json
 import math
 import multiprocessing
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import PIL
 from PIL import Image, ImageChops, ImageDraw
@@ -130,7 +131,7 @@ class FileRecord:
 
 #: Palette images whose PSNR against the drawn picture falls below this are written lossless.
 PSNR_FLOOR = 40.0
-_PALETTE_ENCODING = "palette-fastoctree-256-v2"
+_PALETTE_ENCODING = "palette-fastoctree-256-used-v3"
 
 
 @dataclass(frozen=True)
@@ -163,34 +164,50 @@ def psnr(a: Image.Image, b: Image.Image) -> float:
     return 10 * math.log10(255 ** 2 / mse)
 
 
-#: Images up to this many pixels (pieces, tokens, backs) are compressed harder and written
-#: lossless when that is smaller still (few colours and flat areas: PNG's filters win).
+#: Images up to this many pixels (pieces, tokens, backs: a kit repeats them) are encoded once per
+#: distinct picture in a process.
 SMALL_IMAGE_PX = 512 * 512
+_SMALL_ENCODED: OrderedDict[tuple[str, str, tuple[int, int], bool], Encoded] = OrderedDict()
+
+
+def _used_palette(img: Image.Image) -> Image.Image:
+    """``img`` (mode P) with only the palette entries it uses, in their order: PNG then stores the
+    pixels in 1, 2 or 4 bits where they fit, and no unused colours."""
+    counts = img.getcolors(256)
+    used = sorted(cast(int, index) for _count, index in counts) if counts else []
+    mode = img.palette.mode if img.palette else "RGB"
+    entries = len(img.getpalette(mode) or []) // len(mode)
+    if not used or len(used) == entries:
+        return img
+    return img.remap_palette(used)
 
 
 def encode_png(img: Image.Image, *, lossless: bool = False) -> Encoded:
     """The PNG an output image is written as.
 
-    ``lossless`` gives :func:`png_bytes`, today's encoder. Otherwise a 256-colour palette PNG
-    (Pillow's FASTOCTREE quantizer, with the alpha channel where the image has one: about a
-    third of the bytes, and faster to encode), unless its PSNR against ``img`` is below
-    :data:`PSNR_FLOOR` or, for a small image, the lossless PNG is no larger: then lossless.
-    Deterministic: the same picture gives the same bytes.
+    ``lossless`` gives :func:`png_bytes`, today's encoder. Otherwise a palette PNG of at most 256
+    colours (Pillow's FASTOCTREE quantizer, with the alpha channel where the image has one, the
+    palette cut to the colours used: about a third of the bytes, and faster to encode), unless its
+    PSNR against ``img`` is below :data:`PSNR_FLOOR`: then lossless. Deterministic: the same
+    picture gives the same bytes.
     """
     if lossless or img.mode not in ("RGB", "RGBA", "L"):
         return Encoded(png_bytes(img))
-    source = img.convert("RGB") if img.mode == "L" else img
-    palette = source.quantize(256, method=Image.Quantize.FASTOCTREE)
-    quality = round(psnr(source, palette), 2)
-    if quality < PSNR_FLOOR:
-        return Encoded(png_bytes(img))
+    key = None
     if img.width * img.height <= SMALL_IMAGE_PX:
-        data, plain = png_bytes(palette, compress_level=9), png_bytes(img)
-        if len(plain) <= len(data):
-            return Encoded(plain)
-    else:
-        data = png_bytes(palette)
-    return Encoded(data, None if math.isinf(quality) else quality)
+        key = (hashlib.sha256(img.tobytes()).hexdigest(), img.mode, img.size, lossless)
+        if key in _SMALL_ENCODED:
+            return _SMALL_ENCODED[key]
+    source = img.convert("RGB") if img.mode == "L" else img
+    palette = _used_palette(source.quantize(256, method=Image.Quantize.FASTOCTREE))
+    quality = round(psnr(source, palette), 2)
+    encoded = (Encoded(png_bytes(img)) if quality < PSNR_FLOOR
+               else Encoded(png_bytes(palette), None if math.isinf(quality) else quality))
+    if key is not None:
+        _SMALL_ENCODED[key] = encoded
+        while len(_SMALL_ENCODED) > 256:
+            _SMALL_ENCODED.popitem(last=False)
+    return encoded
 
 
 def encoding_key(lossless: bool) -> dict[str, str]:
