@@ -113,6 +113,15 @@ def test_a_changed_input_file_is_seen(built: dict[str, Path], tmp_path: Path,
     assert cli.main(["build", GAME, "--out", str(out)]) == 0  # its stamp now covers the probe package
     options = stamp.options_of(out, base_url=None, lossless=False)
     assert stamp.is_current(out, GAME, stamp.inputs_digest(GAME, options))
+    memo = stamp.code_memo(out, GAME)  # the build remembered the code's digest by the files' stats
+    assert stamp.code_digest(memo) == stamp.code_state()[1] == stamp.code_digest()
+    assert stamp.quick_build([GAME, "--out", str(out)]) == 0
+    before = (package / "cards.json").stat()
+    (package / "cards.json").write_text('{"label": "Alphb"}')  # same size, new time: read again
+    os.utime(package / "cards.json", ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000))
+    assert stamp.code_digest(memo) == stamp.code_digest() != json.loads(memo.read_text())["digest"]
+    assert stamp.quick_build([GAME, "--out", str(out)]) is None
+    assert cli.main(["build", GAME, "--out", str(out)]) == 0
     (package / "cards.json").write_text('{"label": "Alpha prime"}')
     assert not stamp.is_current(out, GAME, stamp.inputs_digest(GAME, options))
     assert stamp.quick_build([GAME, "--out", str(out)]) is None  # the full command will build

@@ -334,7 +334,8 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
     stamp (:mod:`tts_builder.stamp`) last.
     """
     say: Say = progress or (lambda _msg: None)
-    inputs = stamp.inputs_digest(game_id, stamp.options_of(out_root, base_url=base_url, lossless=lossless))
+    code = stamp.code_state()  # before anything is read
+    inputs = stamp.inputs_digest(game_id, stamp.options_of(out_root, base_url=base_url, lossless=lossless), code[1])
     require_game(game_id)
     layout = load_table_layout(game_id)
     image_url = image_url_for(out_root, game_id, base_url)
@@ -377,6 +378,7 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
         problems = _check_against(data, live_images, stage_images, game_dir, base_url)
         if any(p.severity == ERROR for p in problems):
             raise BuildCheckFailed(game_id, problems)
+        stamp.remember_code(stamp.code_memo(stage, game_id), code)  # goes live with the cache
         say("write")
         image_bytes = sum((stage_images / n).stat().st_size for n in names) + len(thumbnail.data)
         stamp.remove_stamp(out_root, game_id)  # from here until the new stamp, the output is not "up to date"
@@ -478,7 +480,7 @@ def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, b
         raise InputError("build --all: no registered game can be built yet")
     if not force:
         options = stamp.options_of(out_root, base_url=base_url, lossless=lossless)
-        code = stamp.code_digest()
+        code = stamp.code_digest(stamp.code_memo(out_root, ids[0]))
         current = {g for g in ids if stamp.is_current(out_root, g, stamp.inputs_digest(g, options, code))}
         for game_id in ids:
             if game_id in current:

@@ -76,17 +76,64 @@ def _pillow_version() -> str:
     return "none"
 
 
-def code_digest() -> str:
-    """Digest of every file of :data:`PACKAGES` (names and bytes) and of Pillow's version."""
+def _code_files() -> list[tuple[str, Path]]:
+    return [(f"{package}/{rel}", path) for package in PACKAGES for folder in _package_dirs(package)
+            for rel, path in _package_files(folder)]
+
+
+def _stat_key(files: Sequence[tuple[str, Path]]) -> str:
+    """Digest of the files' names, sizes and modification times, and of Pillow's and zlib's versions."""
+    stats = [(name, st.st_size, st.st_mtime_ns) for name, st in ((n, p.stat()) for n, p in files)]
+    versions = [_pillow_version(), zlib.ZLIB_RUNTIME_VERSION]
+    return hashlib.sha256(json.dumps([stats, versions]).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def code_state() -> tuple[str, str]:
+    """``(key, digest)`` of the code: ``digest`` covers every file of :data:`PACKAGES` (names and
+    bytes) and Pillow's and zlib's versions; ``key`` the same files' names, sizes and modification
+    times (taken first: a file changed meanwhile gives a key that will not match again)."""
+    files = _code_files()
+    key = _stat_key(files)
     h = hashlib.sha256()
-    for package in PACKAGES:
-        for folder in _package_dirs(package):
-            for rel, path in _package_files(folder):
-                h.update(f"{package}/{rel}\0".encode("utf-8", "surrogatepass"))
-                h.update(hashlib.sha256(path.read_bytes()).digest())
+    for name, path in files:
+        h.update(f"{name}\0".encode("utf-8", "surrogatepass"))
+        h.update(hashlib.sha256(path.read_bytes()).digest())
     h.update(b"pillow\0" + _pillow_version().encode("utf-8"))
     h.update(b"zlib\0" + zlib.ZLIB_RUNTIME_VERSION.encode("ascii"))  # the PNG bytes depend on it
-    return h.hexdigest()
+    return key, h.hexdigest()
+
+
+def code_digest(memo: Path | None = None) -> str:
+    """The ``digest`` of :func:`code_state`. With ``memo`` (``art-cache/code-digest.json`` of a
+    built game, see :func:`remember_code`), read from there while the files' names, sizes and
+    modification times are those it was made from (as ``make`` and git's index do), without
+    reading the files."""
+    if memo is not None:
+        try:
+            known = json.loads(memo.read_text(encoding="utf-8"))
+            if (isinstance(known, dict) and isinstance(known.get("digest"), str)
+                    and known.get("key") == _stat_key(_code_files())):
+                return str(known["digest"])
+        except (OSError, ValueError):
+            pass
+    return code_state()[1]
+
+
+def code_memo(out_root: Path, game_id: str) -> Path:
+    """Where a build of ``OUT/<game>/`` remembers its :func:`code_state` (in the game's art cache)."""
+    return Path(out_root) / game_id / CACHE_DIR / "code-digest.json"
+
+
+def remember_code(memo: Path, state: tuple[str, str]) -> None:
+    """Write ``state`` (from :func:`code_state`) to ``memo`` unless it already holds it."""
+    data = json.dumps({"key": state[0], "digest": state[1]}, sort_keys=True).encode("ascii")
+    try:
+        if memo.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    from tts_builder.fileio import atomic_write_bytes
+    atomic_write_bytes(memo, data, fsync=False)  # a cache: a damaged file is a miss
 
 
 def options_of(out_root: Path, *, base_url: str | None, lossless: bool) -> dict[str, object]:
@@ -220,8 +267,8 @@ def quick_build(argv: Sequence[str]) -> int | None:
         games = game_ids()
     out_root = Path(out)
     options = options_of(out_root, base_url=base_url, lossless=lossless)
-    code = code_digest()
     games = list(dict.fromkeys(games))
+    code = code_digest(code_memo(out_root, games[0]))
     if not all(is_current(out_root, g, inputs_digest(g, options, code)) for g in games):
         return None
     if _leftovers(out_root, games):  # what a killed build left
