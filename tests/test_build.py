@@ -32,6 +32,7 @@ from tts_builder.install import default_tts_dir
 from tts_builder import save as save_mod
 from tts_builder.save import parse_table_layout
 from tts_builder.savecheck import ERROR, Problem, check_save
+from tts_builder.stamp import STAMP
 
 GAME = "two-and-two"
 BASE_URL = "https://example.org/mods"
@@ -105,12 +106,15 @@ def test_builds_are_byte_identical_apart_from_the_image_prefix(builds: dict[str,
 
 def test_a_warm_rebuild_into_the_same_folder_gives_the_same_bytes(builds: dict[str, Path],
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    """The module's first build was cold; rebuilding reuses every picture, and every byte of
-    the tree (save, thumbnail, images, manifest, cache) stays the same. The run's counts
-    are printed instead."""
+    """The module's first build was cold; rebuilding is a no-op (the stamp is current), and a
+    forced rebuild reuses every picture: every byte of the tree (save, thumbnail, images,
+    manifest, cache, stamp) stays the same. The run's counts are printed instead."""
     out = builds["local"]
     cold = _files(out)
     assert cli.main(["build", GAME, "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"{GAME}: up to date")
+    assert _files(out) == cold
+    assert cli.main(["build", GAME, "--out", str(out), "--force"]) == 0
     assert "0 card pictures rendered" in capsys.readouterr().out
     assert _files(out) == cold
 
@@ -281,7 +285,7 @@ def test_failed_check_writes_nothing_then_rebuild_is_identical(builds: dict[str,
     with monkeypatch.context() as m:
         m.setattr(build_mod, "check_save",
                   lambda *_a, **_k: [Problem("$.ObjectStates[0]", "planted by the test", ERROR)])
-        assert cli.main(["build", GAME, "--out", str(out)]) == 1
+        assert cli.main(["build", GAME, "--out", str(out), "--force"]) == 1
     assert "planted by the test" in capsys.readouterr().err
     assert _files(out) == before  # previous save, thumbnail and images untouched, no staging left
     assert cli.main(["build", GAME, "--out", str(out)]) == 0  # warm rebuild: same bytes
@@ -320,7 +324,7 @@ def test_missing_lua_template_is_one_line(builds: dict[str, Path], monkeypatch: 
     out = builds["local"]
     before = _files(out)
     monkeypatch.setattr(build_mod.luagen, "render_global_lua", missing)
-    assert cli.main(["build", GAME, "--out", str(out)]) == 2
+    assert cli.main(["build", GAME, "--out", str(out), "--force"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "table.lua.j2" in err
     assert _files(out) == before
@@ -457,7 +461,7 @@ def test_no_stray_files_in_build(builds: dict[str, Path]) -> None:
         names = sorted(p.name for p in root.iterdir())
         assert names == [GAME]
         assert sorted(p.name for p in (root / GAME).iterdir()) == sorted(
-            [CACHE_DIR, "images", f"{GAME}.json", f"{GAME}.png"])
+            [CACHE_DIR, "images", f"{GAME}.json", f"{GAME}.png", STAMP])
         assert not [p for p in root.rglob("*") if p.name.endswith(".tmp") or ".previous" in p.name]
         assert os.access(root / GAME / f"{GAME}.json", os.R_OK)
 
@@ -472,7 +476,7 @@ def test_a_card_name_template_that_fails_on_a_card_is_one_line(builds: dict[str,
                         lambda game_id: parse_table_layout(layout, game_id=game_id, origin=f"art_src/{game_id}/table.json"))
     out = builds["local"]
     before = _files(out)
-    assert cli.main(["build", GAME, "--out", str(out)]) == 2
+    assert cli.main(["build", GAME, "--out", str(out), "--force"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "card.nickname" in err and "Traceback" not in err, err
     assert _files(out) == before

@@ -18,6 +18,7 @@ import pytest
 
 from tts_builder import cli
 from tts_builder.fileio import TEMP_PREFIX, sweep_stale_temp
+from tts_builder.stamp import STAMP
 
 GAME = "two-and-two"
 
@@ -60,22 +61,28 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_killed_build_leaves_the_previous_build_whole(built: Path) -> None:
     before = files(built)
-    # A warm build renames: 1 the art manifest (staged), 2 the mat (staged), 3-4 the new
-    # images into place, 5 the save, 6 the thumbnail. Kill in the art stage and at each commit step.
-    for step in (1, 3, 4, 5, 6):
-        proc = run_killed_at(step, ["build", GAME, "--out", str(built)])
+    # A forced warm build renames: 1 the art manifest (staged), 2 the mat (staged), 3-4 the new
+    # images into place, 5 the save, 6 the thumbnail, 7 the stamp. Kill in the art stage and at
+    # each commit step. The stamp is removed before the first commit step, so from step 3 on a
+    # killed build leaves no stamp: the next plain build builds (and sweeps) instead of saying
+    # "up to date"; killed in the art stage, the previous stamp and output are whole.
+    for step in (1, 3, 4, 5, 6, 7):
+        proc = run_killed_at(step, ["build", GAME, "--out", str(built), "--force"])
         assert proc.returncode == 137, proc.stderr
         assert leftovers(built), f"step {step}: the simulated kill left no temporary file"
         after = {k: v for k, v in files(built).items() if TEMP_PREFIX not in k}
-        assert after == before, f"killed at step {step}: the previous build changed"
+        expected = before if step < 3 else {k: v for k, v in before.items() if k != f"{GAME}/{STAMP}"}
+        assert after == expected, f"killed at step {step}: the previous build changed"
     assert cli.main(["build", GAME, "--out", str(built)]) == 0
     assert leftovers(built) == [] and files(built) == before
 
 
 def test_the_build_has_the_expected_steps(built: Path) -> None:
-    """Guards the step numbers above: a warm build makes six renames."""
+    """Guards the step numbers above: a forced warm build makes seven renames, a plain one none."""
+    proc = run_killed_at(0, ["build", GAME, "--out", str(built), "--force"])
+    assert proc.returncode == 0 and "os.replace calls: 7" in proc.stderr, proc.stderr
     proc = run_killed_at(0, ["build", GAME, "--out", str(built)])
-    assert proc.returncode == 0 and "os.replace calls: 6" in proc.stderr, proc.stderr
+    assert proc.returncode == 0 and "os.replace calls: 0" in proc.stderr and "up to date" in proc.stdout, proc.stderr
 
 
 def test_a_killed_simulation_is_swept_by_the_next(tmp_path: Path) -> None:

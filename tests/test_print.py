@@ -8,6 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
+
+from tts_builder.art.render import render_card
+from tts_builder.art.source import load_art_source
 from PIL import Image
 
 from tts_builder.art import load_manifest
@@ -48,14 +51,17 @@ def test_a4_pdf_has_a_front_and_a_back_page_per_nine_cards(printed: Path) -> Non
     assert b"/CreationDate (D:20000101000000Z" in pdf.read_bytes()
 
 
-def test_one_png_per_card_id_from_the_cached_render(printed: Path) -> None:
+def test_one_png_per_card_id_as_the_art_draws_it(printed: Path) -> None:
     manifest = load_manifest(printed, GAME)
     ids = {i for deck in manifest.decks.values() for copies in deck.copies.values() for i in copies}
     folder = printed / GAME / "print" / "png"
     names = {p.name for p in folder.iterdir()}
     assert names == {f"{i}.png" for i in ids} | {"deck-back.png", "examples-back.png"}
     face, _ = _pictures(printed)["c0001"]
-    with Image.open(folder / "c0001-2.png") as png, Image.open(printed / GAME / "art-cache" / f"{face.digest}.png") as render:
+    assert face.job is not None
+    # drawn afresh from the card's row, as the build draws it (its cache keeps only TTS sizes)
+    render = render_card(load_art_source(GAME), face.job.layout, face.job.row, deck=face.job.deck)
+    with Image.open(folder / "c0001-2.png") as png:
         assert png.size == render.size == (814, 1109)  # 63 x 88 mm plus 3 mm bleed a side, at 300 dpi
         assert png.convert("RGB").tobytes() == render.convert("RGB").tobytes()
         assert round(png.info["dpi"][0]) == 300

@@ -1,3 +1,3 @@
-from tts_builder.cli import main
+from tts_builder.stamp import main
 
 raise SystemExit(main())

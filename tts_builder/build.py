@@ -23,6 +23,9 @@ So a build killed at any step leaves every file whole and none that a save
 refers to missing (with unchanged inputs, the previous output byte for byte),
 and the next build removes what the killed one left (the staging folder and
 ``.tts-builder-tmp-*`` files, see :func:`tts_builder.fileio.sweep_stale_temp`).
+The stamp (:mod:`tts_builder.stamp`) is removed before the first commit step and
+written last, so ``build`` with nothing changed answers "up to date" at once, and a
+killed build never leaves a stamp that vouches for half an output.
 Same inputs give byte-identical files, cold or warm: GUIDs come from names,
 keys are sorted, the art manifest has no run counts and the save's date is
 ``$SOURCE_DATE_EPOCH`` or a fixed one (:func:`tts_builder.save.save_epoch`).
@@ -35,7 +38,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,10 +48,9 @@ import jinja2
 from PIL import Image
 
 import rules
-from tts_builder import luagen
+from tts_builder import luagen, stamp
 from tts_builder.art import ArtManifest, render_game_art
-from tts_builder.art.pipeline import CACHE_DIR, MANIFEST, THUMBNAIL_SIZE
-from tts_builder.art.render import png_bytes
+from tts_builder.art.pipeline import CACHE_DIR, MANIFEST, THUMBNAIL_SIZE, Encoded, encode_png
 from tts_builder.art.source import art_root, load_art_source
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import (TEMP_PREFIX, atomic_write_bytes, atomic_write_json, parse_json_text,
@@ -58,7 +60,8 @@ from tts_builder.progress import Mode, Progress
 from tts_builder.save import (LAYOUT_FILE, MAT_IMAGE, TableLayout, TablePlan, build_save, image_names,
                               parse_table_layout, plan_table, table_context)
 from tts_builder.savecheck import ERROR, Problem, check_save
-from tts_builder.tablemat import render_kit_images, render_mat_png, render_thumbnail
+from tts_builder.parallel import ordered_map
+from tts_builder.tablemat import render_kit_pictures, render_mat, render_thumbnail
 
 DEFAULT_OUT = Path("build")
 IMAGES = "images"
@@ -75,6 +78,9 @@ class BuildCheckFailed(Exception):
         errors = [p for p in problems if p.severity == ERROR]
         super().__init__(f"{game_id}: the save fails its check ({len(errors)} error(s)); nothing was written")
 
+    def __reduce__(self) -> tuple[Any, ...]:  # handed back from a --jobs worker process
+        return (BuildCheckFailed, (self.game_id, self.problems))
+
 
 @dataclass(frozen=True)
 class BuildResult:
@@ -89,6 +95,9 @@ class BuildResult:
     warnings: tuple[Problem, ...] = field(default=())
     rendered: int = 0  # card pictures drawn by this run (printed, never written)
     reused: int = 0
+    # image file name -> PSNR (dB) of its palette PNG, None where it is lossless; the thumbnail under its own name
+    psnr: Mapping[str, float | None] = field(default_factory=dict)
+    image_bytes: int = 0  # the images the save uses, plus the thumbnail
 
 
 # --------------------------------------------------------------------------- inputs
@@ -302,27 +311,32 @@ def _sweep_leftovers(out_root: Path, game_dir: Path) -> None:
         shutil.rmtree(legacy, ignore_errors=True)
 
 
-def _thumbnail_bytes(images: Path, manifest: ArtManifest, layout: TableLayout) -> bytes:
+def _thumbnail_bytes(images: Path, manifest: ArtManifest, layout: TableLayout, lossless: bool) -> Encoded:
     if manifest.thumbnail:
         data = (images / manifest.thumbnail).read_bytes()
         with Image.open(images / manifest.thumbnail) as img:
             if img.format == "PNG" and img.size == (THUMBNAIL_SIZE, THUMBNAIL_SIZE):
-                return data
-    return png_bytes(render_thumbnail(layout, THUMBNAIL_SIZE))
+                record = manifest.files.get(manifest.thumbnail)
+                return Encoded(data, record.psnr if record else None)
+    return encode_png(render_thumbnail(layout, THUMBNAIL_SIZE), lossless=lossless)
 
 
 # --------------------------------------------------------------------------- the build
 
 
 def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | None = None,
-               progress: Say | None = None) -> BuildResult:
+               progress: Say | None = None, lossless: bool = False, jobs: int = 1) -> BuildResult:
     """Build one game's mod into ``out_root/<game_id>/``.
 
-    Raises :class:`InputError` for unusable input (unknown game, bad layout,
-    missing template) and :class:`BuildCheckFailed` when the save fails its
-    check; in both cases nothing under ``out_root`` has changed.
+    Images are palette PNGs (:func:`~tts_builder.art.pipeline.encode_png`), or today's
+    lossless PNGs with ``lossless``; ``jobs`` > 1 makes the images in worker processes. Raises :class:`InputError` for unusable input (unknown
+    game, bad layout, missing template) and :class:`BuildCheckFailed` when the save fails its
+    check; in both cases nothing under ``out_root`` has changed. A finished build writes the
+    stamp (:mod:`tts_builder.stamp`) last.
     """
     say: Say = progress or (lambda _msg: None)
+    code = stamp.code_state()  # before anything is read
+    inputs = stamp.inputs_digest(game_id, stamp.options_of(out_root, base_url=base_url, lossless=lossless), code[1])
     require_game(game_id)
     layout = load_table_layout(game_id)
     image_url = image_url_for(out_root, game_id, base_url)
@@ -340,16 +354,21 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
         _link_tree(live_images, stage_images)
         _link_tree(game_dir / CACHE_DIR, stage_game / CACHE_DIR)
         say("art")
-        manifest = render_game_art(game_id, stage, progress=say)
+        manifest = render_game_art(game_id, stage, progress=say, lossless=lossless, jobs=jobs)
         if MAT_IMAGE in manifest.files or MAT_IMAGE == MANIFEST:
             raise InputError(f"{game_id}: the art already writes images/{MAT_IMAGE}; rename that component")
         say("play mat")
-        atomic_write_bytes(stage_images / MAT_IMAGE, render_mat_png(layout))
-        for name, image in render_kit_images(layout).items():  # boards and pieces
+        quality: dict[str, float | None] = {name: f.psnr for name, f in manifest.files.items()}
+        mat = encode_png(render_mat(layout), lossless=lossless)
+        atomic_write_bytes(stage_images / MAT_IMAGE, mat.data)
+        quality[MAT_IMAGE] = mat.psnr
+        for name, picture in render_kit_pictures(layout).items():  # boards and pieces
             if name in manifest.files:
                 raise InputError(f"{game_id}: the art already writes images/{name}; rename that component")
-            atomic_write_bytes(stage_images / name, image)
-        thumbnail = _thumbnail_bytes(stage_images, manifest, layout)
+            kit = encode_png(picture, lossless=lossless)
+            atomic_write_bytes(stage_images / name, kit.data)
+            quality[name] = kit.psnr
+        thumbnail = _thumbnail_bytes(stage_images, manifest, layout, lossless)
         say("save")
         data, plan = assemble(game_id, layout, manifest, image_url)
         names = image_names(plan, manifest)
@@ -360,20 +379,26 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
         problems = _check_against(data, live_images, stage_images, game_dir, base_url)
         if any(p.severity == ERROR for p in problems):
             raise BuildCheckFailed(game_id, problems)
+        stamp.remember_code(stamp.code_memo(stage, game_id), code)  # goes live with the cache
         say("write")
+        image_bytes = sum((stage_images / n).stat().st_size for n in names) + len(thumbnail.data)
+        stamp.remove_stamp(out_root, game_id)  # from here until the new stamp, the output is not "up to date"
         game_dir.mkdir(parents=True, exist_ok=True)
         unused_images = _commit_files(stage_images, live_images)
         save_path, thumb_path = save_paths(out_root, game_id)
         atomic_write_json(save_path, data)
-        atomic_write_bytes(thumb_path, thumbnail)
+        atomic_write_bytes(thumb_path, thumbnail.data)
         _remove_files(unused_images)  # only now: the previous save referred to them
         _remove_files(_commit_files(stage_game / CACHE_DIR, game_dir / CACHE_DIR))
+        stamp.write_stamp(out_root, game_id, inputs)
         done = True
         return BuildResult(game_id=game_id, save_path=save_path, thumbnail_path=thumb_path, images_dir=live_images,
                            objects=len(data["ObjectStates"]), cards=len(plan.all_cards()),
                            save_bytes=save_path.stat().st_size, images=tuple(names),
                            warnings=tuple(p for p in problems if p.severity != ERROR),
-                           rendered=manifest.rendered, reused=manifest.reused)
+                           rendered=manifest.rendered, reused=manifest.reused,
+                           psnr={**{n: quality.get(n) for n in names}, thumb_path.name: thumbnail.psnr},
+                           image_bytes=image_bytes)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
         if not done:
@@ -392,31 +417,66 @@ def _summary(result: BuildResult, seconds: float) -> str:
             f"({seconds:.1f} s)")
 
 
-def _build_one(game_id: str, out_root: Path, base_url: str | None, shown: Progress) -> int:
-    """Build one game of ``build_command`` and print its outcome: 0 built, 1 the save failed its check."""
+def _quality(result: BuildResult) -> str:
+    """The images' line of the summary: their bytes and each one's PSNR (``lossless`` where it is)."""
+    values = [v for v in result.psnr.values() if v is not None]
+    each = ", ".join(f"{name} {'lossless' if v is None else f'{v:.1f} dB'}" for name, v in result.psnr.items())
+    head = f"PSNR {min(values):.1f} dB or better" if values else "all lossless"
+    return f"{result.game_id}: images {result.image_bytes / 1024:.0f} KB, {head}: {each}"
+
+
+@dataclass(frozen=True)
+class _Task:
+    game_id: str
+    out_root: Path
+    base_url: str | None
+    lossless: bool
+    jobs: int = 1  # worker processes inside the game's build (when the games are not spread over them)
+
+
+def _build_task(task: _Task, note: Callable[[str], None] | None = None) -> tuple[BuildResult | BuildCheckFailed, float]:
+    """One game's build, in this process or a worker (``--jobs``): its result or its failed check.
+    ``note(step)`` hears each step (in this process only: a worker's steps are not shown)."""
     start = time.perf_counter()
     try:
-        result = build_game(game_id, out_root, base_url=base_url, progress=lambda msg: shown.note(f"{game_id}: {msg}"))
+        return build_game(task.game_id, task.out_root, base_url=task.base_url, progress=note,
+                          lossless=task.lossless, jobs=task.jobs), time.perf_counter() - start
     except BuildCheckFailed as exc:
-        for problem in exc.problems:
+        return exc, time.perf_counter() - start
+
+
+def _noter(shown: Progress, game_id: str) -> Callable[[str], None]:
+    """A build step's note for the progress line, naming the game."""
+    return lambda step: shown.note(f"{game_id}: {step}")
+
+
+def _show_outcome(task: _Task, outcome: BuildResult | BuildCheckFailed, seconds: float, shown: Progress) -> int:
+    """Print one game's outcome: 0 built, 1 the save failed its check."""
+    game_id = task.game_id
+    if isinstance(outcome, BuildCheckFailed):
+        for problem in outcome.problems:
             shown.echo(f"{game_id}: {problem}", sys.stderr)
-        shown.echo(f"tts-builder: {exc}", sys.stderr)
+        shown.echo(f"tts-builder: {outcome}", sys.stderr)
         return 1
-    shown.echo(_summary(result, time.perf_counter() - start))
+    result = outcome
+    shown.echo(_summary(result, seconds))
+    shown.echo(_quality(result))
     local = [w for w in result.warnings if "local file URL" in w.message]
     for warning in result.warnings:
         if warning not in local:
             shown.echo(f"{game_id}: {warning}", sys.stderr)
     if local:
         shown.echo(f"{game_id}: {len(local)} image URL(s) are local file:/// paths: the mod loads on this computer "
-                   f"only (use --base-url URL and upload {out_root} there to share it)", sys.stderr)
+                   f"only (use --base-url URL and upload {task.out_root} there to share it)", sys.stderr)
     return 0
 
 
 def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, base_url: str | None,
-                  progress: Mode = "auto") -> int:
-    """Body of ``tts-builder build``: 0 when every game built, 1 when a save failed its check.
-    ``progress`` is how the games built so far and the current step show on stderr."""
+                  progress: Mode = "auto", lossless: bool = False, force: bool = False, jobs: int = 1) -> int:
+    """Body of ``tts-builder build``: 0 when every game built (or was up to date), 1 when a save
+    failed its check. ``progress`` is how the games built so far and the current step show on
+    stderr. With ``jobs`` above 1 the games build in worker processes; the output is the same,
+    printed in the same order."""
     if all_games and game_ids:
         raise InputError("build: give game ids or --all, not both")
     if not all_games and not game_ids:
@@ -434,9 +494,25 @@ def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, b
             ids.remove(game_id)
     if not ids:
         raise InputError("build --all: no registered game can be built yet")
+    if not force:
+        options = stamp.options_of(out_root, base_url=base_url, lossless=lossless)
+        code = stamp.code_digest(stamp.code_memo(out_root, ids[0]))
+        current = {g for g in ids if stamp.is_current(out_root, g, stamp.inputs_digest(g, options, code))}
+        for game_id in ids:
+            if game_id in current:
+                print(stamp.up_to_date_line(out_root, game_id))
+        ids = [g for g in ids if g not in current]
+    # several games: one worker process each; one game: its sheets and images in the workers
+    inner = jobs if len(ids) == 1 else 1
+    outer = jobs if len(ids) > 1 else 1
+    tasks = [_Task(g, out_root, base_url, lossless, inner) for g in ids]
     worst = 0
     with Progress("build", len(ids), "games", mode=progress) as shown:
-        for game_id in ids:
-            worst = max(worst, _build_one(game_id, out_root, base_url, shown))
+        if outer > 1:
+            outcomes: Iterator[tuple[BuildResult | BuildCheckFailed, float]] = ordered_map(_build_task, tasks, outer)
+        else:
+            outcomes = (_build_task(t, _noter(shown, t.game_id)) for t in tasks)
+        for task, (outcome, seconds) in zip(tasks, outcomes):
+            worst = max(worst, _show_outcome(task, outcome, seconds, shown))
             shown.advance()
     return worst

@@ -251,10 +251,12 @@ def require_writable_target(path: str | os.PathLike[str], label: str | None = No
         raise InputError(f"{where}: names a device, FIFO or socket, not a file; nothing written")
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, fsync: bool = True) -> None:
     """Write ``data`` to ``path`` via a temporary file and a rename; the file gets
     the usual permissions (mkstemp would leave it readable by its owner only). A target that
-    exists and is not a regular file (a FIFO, a device, a folder) is refused, not replaced."""
+    exists and is not a regular file (a FIFO, a device, a folder) is refused, not replaced.
+    ``fsync=False`` skips flushing the file to the disk before the rename: for a cache whose
+    reader checks what it reads (a file cut short by a power cut is a miss, not an error)."""
     target = Path(path)
     require_writable_target(target)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -264,7 +266,8 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if fsync:
+                os.fsync(fh.fileno())
         os.chmod(tmp, _FILE_MODE)
         os.replace(tmp, target)
     except BaseException:

@@ -10,8 +10,8 @@
   included (what a print shop asks for), ``png/<card id>-back.png`` where a deck has a back per card
   and ``png/<deck>-back.png`` for a deck's shared back.
 
-The pictures are the art pipeline's own renders (``art-cache/``: the build's cache, rendered only if
-missing), cut at the layout's cut box for the PDF; the physical size is the layout's ``size_mm``
+The pictures are drawn by the art pipeline's own renderer, the same pixels the build draws
+(its cache keeps them at the TTS sheet sizes, not at print size), cut at the layout's cut box for the PDF; the physical size is the layout's ``size_mm``
 in ``art_src/<game>/art.json``. After the cards comes the table kit (``table.json``: boards, pieces,
 stacks of tiles, drawn as the build draws them) at the cards' scale on the table, or at one smaller
 scale for the whole kit when a board would not fit the paper (the summary says which). Art components
@@ -35,6 +35,7 @@ from PIL import Image
 
 from tts_builder.art.pipeline import ArtManifest, Picture, render_game_art
 from tts_builder.art.render import trim
+from tts_builder.art.source import load_art_source
 from tts_builder.save import TableLayout
 from tts_builder.errors import InputError
 from tts_builder.fileio import atomic_write_bytes
@@ -250,15 +251,14 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     out_root = Path(out_root)
     manifest = render_game_art(game_id, out_root)
     layout = load_table_layout(game_id)
-    cache = out_root / game_id / "art-cache"
+    source = load_art_source(game_id)
     folder = out_root / game_id / "print"
     trimmed: dict[str, Image.Image] = {}
     full: dict[str, Image.Image] = {}
 
     def render(pic: Picture) -> Image.Image:
-        if pic.digest not in full:
-            with Image.open(cache / f"{pic.digest}.png") as img:
-                full[pic.digest] = img.convert("RGB")
+        if pic.digest not in full:  # the cache keeps pictures at the TTS sizes: print's are drawn here
+            full[pic.digest] = pic.draw(source)
         return full[pic.digest]
 
     kit: dict[str, Image.Image] = {}

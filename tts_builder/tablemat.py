@@ -381,18 +381,23 @@ def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = Tab
     return img if cutout else img.convert("RGB")
 
 
-def render_kit_images(layout: TableLayout) -> dict[str, bytes]:
-    """Every kit image (:func:`tts_builder.save.kit_images`) as deterministic PNG bytes, by file name."""
-    out: dict[str, bytes] = {}
+def render_kit_pictures(layout: TableLayout) -> dict[str, Image.Image]:
+    """Every kit image (:func:`tts_builder.save.kit_images`) by file name, not yet encoded."""
+    out: dict[str, Image.Image] = {}
     fonts = table_fonts(layout.game_id)
     for board in layout.boards:
-        out[board.image] = png_bytes(render_board(board, fonts))
+        out[board.image] = render_board(board, fonts)
     for piece in layout.pieces:
         cutout = piece.kind == "token" and len(piece.faces) == 1
         for side, face in enumerate(piece.faces):
-            out[piece.image(side)] = png_bytes(render_face(face, piece.shape, cutout=cutout, fonts=fonts))
+            out[piece.image(side)] = render_face(face, piece.shape, cutout=cutout, fonts=fonts)
     for st in layout.stacks:
         for side, face in enumerate(st.faces):
-            out[st.image(side)] = png_bytes(render_face(face, st.shape, cutout=False, fonts=fonts))
+            out[st.image(side)] = render_face(face, st.shape, cutout=False, fonts=fonts)
     assert list(out) == kit_images(layout)
     return out
+
+
+def render_kit_images(layout: TableLayout) -> dict[str, bytes]:
+    """Every kit image (:func:`tts_builder.save.kit_images`) as deterministic lossless PNG bytes, by file name."""
+    return {name: png_bytes(img) for name, img in render_kit_pictures(layout).items()}

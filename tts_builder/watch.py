@@ -178,14 +178,15 @@ def watch_changes(roots: list[Path], wanted: Callable[[str], bool],
 
 
 def watch_command(game_ids: list[str], *, out_root: Path, base_url: str | None, push: bool,
-                  all_games: bool = False) -> int:
+                  all_games: bool = False, lossless: bool = False) -> int:
     """Body of ``tts-builder build GAME... --watch [--push]`` (``--all``: every game that can be built)."""
     if not game_ids:
         raise InputError("build --watch: name the games to rebuild")
     roots = watched_roots()
     wanted = ChangeFilter(skip_folders(game_ids, out_root))
     which = ["--all"] if all_games else game_ids  # --all skips, with a note, a game not ready yet
-    argv = [*which, "--out", str(out_root), *(["--base-url", base_url] if base_url else [])]
+    argv = [*which, "--out", str(out_root), *(["--base-url", base_url] if base_url else []),
+            *(["--lossless"] if lossless else [])]
 
     def push_all() -> list[str]:
         from tts_builder.push import push as push_game

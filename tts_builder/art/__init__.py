@@ -3,7 +3,8 @@
 Modules by concern:
 
 * :mod:`~tts_builder.art.source` reads and checks an art source and the component rows it names;
-* :mod:`~tts_builder.art.render` draws one row with one layout, and caches the result;
+* :mod:`~tts_builder.art.render` draws one row with one layout;
+* :mod:`~tts_builder.art.cache` keeps the drawn pictures at the sizes the outputs use;
 * :mod:`~tts_builder.art.sheets` plans and composes TTS deck sheets (10 x 7, 4096 px, hidden cell);
 * :mod:`~tts_builder.art.pipeline` runs it all and writes the images and the manifest.
 """

@@ -10,9 +10,10 @@
 * ``manifest.json``: :class:`ArtManifest`, with every path relative to ``images/``.
 
 Card pictures are cached in ``<out_dir>/<game_id>/art-cache/`` under the digest
-of everything that draws them; output images are rewritten only when their
-inputs change. PNGs are written atomically with fixed options, so the same inputs
-give byte-identical files.
+of everything that draws them, at the sizes the outputs use (:mod:`~tts_builder.art.cache`);
+output images are rewritten only when their inputs change. PNGs are written
+atomically, as 256-colour palette PNGs or lossless (:func:`encode_png`), with fixed
+options, so the same inputs give byte-identical files.
 """
 
 from __future__ import annotations
@@ -20,23 +21,29 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import PIL
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
-from tts_builder.art.render import (RENDERER_VERSION, CardCache, CardJob, evaluate, fit_text, font,
-                                    png_bytes, render_template, rotated, scale_to, trim)
+from tts_builder.art.cache import PictureCache
+from tts_builder.art.render import (RENDERER_VERSION, CardJob, draw_resolved, evaluate, fit_text, font, png_bytes,
+                                    render_card, render_template, rotated)
 from tts_builder.art.sheets import SheetPlan, compose_sheet, plan_sheets
 from tts_builder.art.source import ArtSource, ComponentRow, DeckSpec, FontFile, Layout, StandaloneSpec, canonical_digest, \
     load_art_source, mm_to_px
 from tts_builder.errors import InputError
 from tts_builder.fileio import atomic_write_bytes, atomic_write_json
+from tts_builder.parallel import WorkerDied
 
 MANIFEST = "manifest.json"
 THUMBNAIL = "thumbnail.png"
@@ -102,18 +109,128 @@ class StandaloneArt:
 
 @dataclass(frozen=True)
 class Picture:
-    """One cached render: ``art-cache/<digest>.png``, drawn at ``dpi`` with its bleed, and the layout
-    that says where the cut is (print-and-play prints these, not the scaled TTS sheets)."""
+    """One card picture as the art draws it: at ``dpi`` with its bleed (:meth:`draw`), and the
+    layout that says where the cut is (print-and-play prints these, not the scaled TTS sheets)."""
 
     digest: str
     layout: Layout
     dpi: float
+    job: CardJob | None = field(default=None, compare=False, repr=False)
+
+    def draw(self, source: ArtSource) -> Image.Image:
+        """The full picture, bleed included, drawn as the build draws it (the same pixels)."""
+        assert self.job is not None, "a Picture read back from a manifest cannot be drawn"
+        job = self.job
+        return (draw_resolved(source, job.resolved) if job.resolved is not None
+                else render_card(source, job.layout, job.row, deck=job.deck))
 
 
 @dataclass(frozen=True)
 class FileRecord:
     inputs: str  # digest of what the file was made from
     sha256: str  # digest of the file's bytes
+    psnr: float | None = None  # palette PNG: its PSNR against the drawn picture, dB; None: lossless
+
+    def to_json(self) -> dict[str, Any]:
+        """``inputs``, ``sha256`` and, for a palette image, ``psnr``."""
+        out: dict[str, Any] = {"inputs": self.inputs, "sha256": self.sha256}
+        if self.psnr is not None:
+            out["psnr"] = self.psnr
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FileRecord:
+        """Inverse of :meth:`to_json` (KeyError, TypeError or ValueError on a malformed record)."""
+        psnr = data.get("psnr")
+        return cls(str(data["inputs"]), str(data["sha256"]), None if psnr is None else float(psnr))
+
+
+# --------------------------------------------------------------------------- encoding
+
+#: Palette images whose PSNR against the drawn picture falls below this are written lossless.
+PSNR_FLOOR = 40.0
+_PALETTE_ENCODING = "palette-fastoctree-256-used-v3"
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A PNG file's bytes and, when it is a palette PNG, its PSNR (dB) against the picture."""
+
+    data: bytes
+    psnr: float | None = None
+
+
+def psnr(a: Image.Image, b: Image.Image) -> float:
+    """Peak signal-to-noise ratio of ``b`` against ``a`` (same size), in dB (``inf`` when identical):
+    ``10 log10(255^2 / MSE)`` over the RGB channels, or RGBA when ``a`` has an alpha channel.
+
+    >>> from PIL import Image
+    >>> psnr(Image.new("RGB", (2, 1), (0, 0, 0)), Image.new("RGB", (2, 1), (0, 0, 0)))
+    inf
+    >>> round(psnr(Image.new("RGB", (1, 1), (0, 0, 0)), Image.new("RGB", (1, 1), (255, 255, 255))), 6)
+    0.0
+    """
+    if a.size != b.size:
+        raise ValueError(f"psnr: sizes differ ({a.size} and {b.size})")
+    mode = "RGBA" if a.mode in ("RGBA", "LA", "PA") or "transparency" in a.info else "RGB"
+    first, second = (img if img.mode == mode else img.convert(mode) for img in (a, b))
+    hist = ImageChops.difference(first, second).histogram()  # 256 levels per band
+    squared = sum(count * (i % 256) ** 2 for i, count in enumerate(hist))
+    if squared == 0:
+        return math.inf
+    mse = squared / (a.width * a.height * len(mode))
+    return 10 * math.log10(255 ** 2 / mse)
+
+
+#: Images up to this many pixels (pieces, tokens, backs: a kit repeats them) are encoded once per
+#: distinct picture in a process.
+SMALL_IMAGE_PX = 512 * 512
+_SMALL_ENCODED: OrderedDict[tuple[str, str, tuple[int, int], bool], Encoded] = OrderedDict()
+
+
+def _used_palette(img: Image.Image) -> Image.Image:
+    """``img`` (mode P) with only the palette entries it uses, in their order: PNG then stores the
+    pixels in 1, 2 or 4 bits where they fit, and no unused colours."""
+    counts = img.getcolors(256)
+    used = sorted(cast(int, index) for _count, index in counts) if counts else []
+    mode = img.palette.mode if img.palette else "RGB"
+    entries = len(img.getpalette(mode) or []) // len(mode)
+    if not used or len(used) == entries:
+        return img
+    return img.remap_palette(used)
+
+
+def encode_png(img: Image.Image, *, lossless: bool = False) -> Encoded:
+    """The PNG an output image is written as.
+
+    ``lossless`` gives :func:`png_bytes`, today's encoder. Otherwise a palette PNG of at most 256
+    colours (Pillow's FASTOCTREE quantizer, with the alpha channel where the image has one, the
+    palette cut to the colours used: about a third of the bytes, and faster to encode), unless its
+    PSNR against ``img`` is below :data:`PSNR_FLOOR`: then lossless. Deterministic: the same
+    picture gives the same bytes.
+    """
+    if lossless or img.mode not in ("RGB", "RGBA", "L"):
+        return Encoded(png_bytes(img))
+    key = None
+    if img.width * img.height <= SMALL_IMAGE_PX:
+        key = (hashlib.sha256(img.tobytes()).hexdigest(), img.mode, img.size, lossless)
+        if key in _SMALL_ENCODED:
+            return _SMALL_ENCODED[key]
+    source = img.convert("RGB") if img.mode == "L" else img
+    palette = _used_palette(source.quantize(256, method=Image.Quantize.FASTOCTREE))
+    quality = round(psnr(source, palette), 2)
+    encoded = (Encoded(png_bytes(img)) if quality < PSNR_FLOOR
+               else Encoded(png_bytes(palette), None if math.isinf(quality) else quality))
+    if key is not None:
+        _SMALL_ENCODED[key] = encoded
+        while len(_SMALL_ENCODED) > 256:
+            _SMALL_ENCODED.popitem(last=False)
+    return encoded
+
+
+def encoding_key(lossless: bool) -> dict[str, str]:
+    """What the encoder adds to an output's inputs digest (nothing when lossless: today's digests)."""
+    return {} if lossless else {"encoding": _PALETTE_ENCODING}
 
 
 @dataclass(frozen=True)
@@ -155,7 +272,7 @@ class ArtManifest:
             "thumbnail": self.thumbnail,
             # rendered/reused depend on the run (cold or warm), not on the inputs: they are
             # printed, never written, so rebuilding into the same folder gives the same bytes.
-            "files": {k: {"inputs": f.inputs, "sha256": f.sha256} for k, f in self.files.items()},
+            "files": {k: f.to_json() for k, f in self.files.items()},
         }
 
     @classmethod
@@ -178,9 +295,9 @@ class ArtManifest:
                 thumbnail=data["thumbnail"],
                 rendered=0,
                 reused=0,
-                files={k: FileRecord(**v) for k, v in data.get("files", {}).items()},
+                files={k: FileRecord.from_json(v) for k, v in data.get("files", {}).items()},
             )
-        except (KeyError, TypeError, AttributeError) as exc:
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise InputError(f"{MANIFEST}: not an art manifest ({type(exc).__name__}: {exc})") from None
 
 
@@ -197,33 +314,77 @@ def load_manifest(out_dir: Path, game_id: str) -> ArtManifest:
 # --------------------------------------------------------------------------- output files
 
 
-class _Writer:
-    """Writes output images only when their inputs changed (checked against the last manifest)."""
+#: The images still to make in a ``jobs`` > 1 run, read by the forked worker processes.
+_PENDING: list[Callable[[], tuple[Encoded, frozenset[str]]]] = []
 
-    def __init__(self, folder: Path, previous: Mapping[str, FileRecord], say: Progress):
-        self.folder, self.previous, self.say = folder, previous, say
+
+def _make_pending(index: int) -> tuple[Encoded, frozenset[str]]:
+    """Worker side of :meth:`_Writer.flush`: make and encode the ``index``-th pending image."""
+    return _PENDING[index]()
+
+
+class _Writer:
+    """Writes output images only when their inputs changed (checked against the last manifest).
+
+    :meth:`image` notes what to make; :meth:`flush` makes and writes them, in this process or,
+    with ``jobs`` > 1 where processes can fork, in worker processes (each image's bytes are the
+    same either way: only the wall time differs)."""
+
+    def __init__(self, folder: Path, previous: Mapping[str, FileRecord], say: Progress, cache: PictureCache,
+                 lossless: bool = False):
+        self.folder, self.previous, self.say, self.cache, self.lossless = folder, previous, say, cache, lossless
         self.records: dict[str, FileRecord] = {}
+        self.pending: dict[str, tuple[str, Callable[[], Image.Image]]] = {}
 
     def image(self, name: str, inputs: Any, make: Callable[[], Image.Image]) -> None:
-        if name in self.records or name == MANIFEST:
+        if name in self.records or name in self.pending or name == MANIFEST:
             raise InputError(f"two outputs would both be written to images/{name}: rename a deck or component key")
-        digest = canonical_digest({"pack": _PACK_VERSION, "pillow": PIL.__version__, "inputs": inputs})
+        digest = canonical_digest({"pack": _PACK_VERSION, "pillow": PIL.__version__, "inputs": inputs,
+                                   **encoding_key(self.lossless)})
         path = self.folder / name
         prev = self.previous.get(name)
         if prev is not None and prev.inputs == digest and path.is_file():
             if hashlib.sha256(path.read_bytes()).hexdigest() == prev.sha256:
                 self.records[name] = prev
                 return
-        self.say(f"write {name}")
-        data = png_bytes(make())
-        atomic_write_bytes(path, data)
-        self.records[name] = FileRecord(digest, hashlib.sha256(data).hexdigest())
+        self.pending[name] = (digest, make)
+
+    def _task(self, make: Callable[[], Image.Image]) -> Callable[[], tuple[Encoded, frozenset[str]]]:
+        def run() -> tuple[Encoded, frozenset[str]]:
+            before = self.cache.drawn()
+            encoded = encode_png(make(), lossless=self.lossless)
+            return encoded, self.cache.drawn() - before
+        return run
+
+    def flush(self, jobs: int = 1) -> None:
+        """Make, encode and write every pending image."""
+        names = list(self.pending)
+        tasks = [self._task(self.pending[n][1]) for n in names]
+        if jobs > 1 and len(tasks) > 1 and "fork" in multiprocessing.get_all_start_methods():
+            _PENDING[:] = tasks
+            try:
+                with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=multiprocessing.get_context("fork")) as pool:
+                    results: Iterable[tuple[Encoded, frozenset[str]]] = list(pool.map(_make_pending, range(len(tasks))))
+            except BrokenProcessPool:
+                raise WorkerDied(f"a worker process of --jobs {jobs} ended without finishing its image "
+                                 "(killed?); run again, or with --jobs 1") from None
+            finally:
+                _PENDING.clear()
+        else:
+            results = (task() for task in tasks)
+        for name, (encoded, drawn) in zip(names, results):
+            self.say(f"write {name}")
+            self.cache.add_drawn(drawn)
+            atomic_write_bytes(self.folder / name, encoded.data)
+            self.records[name] = FileRecord(self.pending[name][0], hashlib.sha256(encoded.data).hexdigest(),
+                                            encoded.psnr)
+        self.pending.clear()
 
 
 def _previous_files(folder: Path) -> dict[str, FileRecord]:
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        return {k: FileRecord(str(v["inputs"]), str(v["sha256"])) for k, v in data["files"].items()}
+        return {k: FileRecord.from_json(v) for k, v in data["files"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
 
@@ -274,19 +435,22 @@ def _fit_px(size: tuple[int, int], max_px: int) -> tuple[int, int]:
 
 
 def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = None,
-                    art_root: Traversable | Path | None = None) -> ArtManifest:
+                    art_root: Traversable | Path | None = None, lossless: bool = False,
+                    jobs: int = 1) -> ArtManifest:
     """Render all of a game's art into ``<out_dir>/<game_id>/images/`` and return the manifest.
 
     ``art_root`` replaces the shipped ``art_src`` folder (tests, other
-    projects). Unknown games and bad sources raise :class:`InputError`.
+    projects). Unknown games and bad sources raise :class:`InputError`. Images are palette PNGs
+    (:func:`encode_png`), or today's lossless PNGs with ``lossless``. ``jobs`` > 1 makes the
+    sheets and images in that many worker processes (same bytes, less wall time).
     """
     source = load_art_source(game_id, root=art_root)
     say: Progress = progress or (lambda _msg: None)
     base = Path(out_dir) / game_id
     folder = base / "images"
-    cache = CardCache(base / CACHE_DIR, source, progress)
+    cache = PictureCache(base / CACHE_DIR, source, progress)
     previous = _previous_files(folder)
-    writer = _Writer(folder, previous, say)
+    writer = _Writer(folder, previous, say, cache, lossless)
     deck_rows, standalone_rows = _assign_rows(source)
     tts = source.tts
     empty = source.color(tts.empty_cell, "tts.empty_cell")
@@ -294,10 +458,9 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
     pictures: dict[str, tuple[Picture, Picture | None]] = {}
 
     def as_picture(job: CardJob) -> Picture:
-        return Picture(job.digest, job.layout, source.dpi)
+        return Picture(job.digest, job.layout, source.dpi, job)
 
-    def picture(job: CardJob, size: tuple[int, int]) -> Image.Image:
-        return scale_to(trim(cache.image(job.digest), job.layout, source.dpi), size)
+    picture = cache.picture
 
     decks: dict[str, DeckArt] = {}
     for deck in source.decks:
@@ -315,9 +478,6 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
         # a unique-back layout may need a row, so the single back is resolved only when it is used
         single_back = None if deck.unique_back else cache.job(back_layout, None, deck.key, f"{deck.key}/back")
         hidden = None if deck.back_is_hidden else cache.job(hidden_layout, None, deck.key, f"{deck.key}/hidden")
-        for job in [*face_jobs.values(), *(back_jobs.values() if single_back is None else [single_back]),
-                    *([hidden] if hidden else [])]:
-            cache.ensure(job)
         card_px = (mm_to_px(w_mm, tts.dpi), mm_to_px(h_mm, tts.dpi))
         plans = plan_sheets([r.key for r in rows], *card_px, back_is_hidden=deck.back_is_hidden,
                             max_px=tts.max_sheet_px)
@@ -366,8 +526,6 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
         back_job = cache.job(source.layouts[group.back], row, None, f"{row.key} back") if group.back else None
         size = _fit_px((mm_to_px(layout.size_mm[0], tts.dpi), mm_to_px(layout.size_mm[1], tts.dpi)),
                        tts.max_sheet_px)
-        for job in [face_job, *([back_job] if back_job else [])]:
-            cache.ensure(job)
         writer.image(f"{row.key}.png", {"face": face_job.digest, "size": size},
                      partial(picture, face_job, size))
         back_file = None
@@ -382,19 +540,20 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
     thumbnail = None
     if source.thumbnail is not None:
         spec = source.thumbnail
-        jobs = [faces[k] for k in spec.cards if k in faces]
+        thumb_jobs = [faces[k] for k in spec.cards if k in faces]
         missing = [k for k in spec.cards if k not in faces]
         if missing:
             raise InputError(f"{source.origin}: thumbnail.cards: {missing[0]!r} is not drawn in any deck")
         title = (render_template(spec.title, {"game": dict(source.game), "tables": source.tables}, "thumbnail.title")
                  if spec.title else None)
         title_face = _thumbnail_font(source)
-        inputs = {"cards": [j.digest for j in jobs], "background": source.color(spec.background, "thumbnail"),
+        inputs = {"cards": [j.digest for j in thumb_jobs], "background": source.color(spec.background, "thumbnail"),
                   "title": title, "title_color": source.color(spec.title_color, "thumbnail"),
                   "title_font": title_face.sha256 if title_face else None}
-        writer.image(THUMBNAIL, inputs, lambda: _thumbnail(source, [(j, cache.image(j.digest)) for j in jobs], title))
+        writer.image(THUMBNAIL, inputs, lambda: _thumbnail(source, [cache.picture(j) for j in thumb_jobs], title))
         thumbnail = THUMBNAIL
 
+    writer.flush(jobs)
     for name in sorted(set(previous) - set(writer.records)):
         stale = folder / Path(name).name
         if stale.is_file():
@@ -414,17 +573,16 @@ def _thumbnail_font(source: ArtSource) -> FontFile | None:
     return source.font(spec.title_font) if spec is not None and spec.title_font else source.title_font()
 
 
-def _thumbnail(source: ArtSource, cards: Sequence[tuple[CardJob, Image.Image]], title: str | None) -> Image.Image:
-    """A 256 x 256 composition: the cards fanned out on the background, the title below."""
+def _thumbnail(source: ArtSource, cards: Sequence[Image.Image], title: str | None) -> Image.Image:
+    """A 256 x 256 composition: the cards (trimmed, full size) fanned out on the background, the title below."""
     assert source.thumbnail is not None
     size = THUMBNAIL_SIZE
     img = Image.new("RGB", (size, size), source.color(source.thumbnail.background, "thumbnail.background"))
     area_h = size - (44 if title else 8)
     n = len(cards)
-    placed = [((i - (n - 1) / 2) / ((n - 1) / 2) if n > 1 else 0.0, job, pic)  # t: -1 (left) .. 1 (right)
-              for i, (job, pic) in enumerate(cards)]
-    for t, job, pic in sorted(placed, key=lambda p: -abs(p[0])):  # outer cards first, the middle on top
-        card = trim(pic, job.layout, source.dpi)
+    placed = [((i - (n - 1) / 2) / ((n - 1) / 2) if n > 1 else 0.0, card)  # t: -1 (left) .. 1 (right)
+              for i, card in enumerate(cards)]
+    for t, card in sorted(placed, key=lambda p: -abs(p[0])):  # outer cards first, the middle on top
         h = round(area_h * 0.8)
         w = max(1, round(card.width * h / card.height))
         card = card.resize((w, h), Image.Resampling.LANCZOS)

@@ -14,8 +14,8 @@ Drawing is two steps. :func:`resolve_card` evaluates every template, ``when`` an
 ``repeat`` and turns colours into RGB: the result (:class:`ResolvedCard`) is plain
 data that says exactly what will be drawn. :func:`draw_resolved` paints it.
 
-:class:`CardCache` makes rendering incremental: each picture is stored under its
-:func:`job_digest`, the digest of the resolved card (plus DPI, renderer and Pillow
+:class:`tts_builder.art.cache.PictureCache` makes rendering incremental: each picture is
+stored under its :func:`job_digest`, the digest of the resolved card (plus DPI, renderer and Pillow
 versions), and is not drawn again while that digest is unchanged. Because the key
 is what is drawn, not what it was drawn from, a change to shared data (a roster
 table, ``game``, a palette entry) redraws exactly the cards whose drawing it changes.
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -581,72 +580,6 @@ class CardJob:
     digest: str
     label: str
     resolved: ResolvedCard | None = None
-
-
-class CardCache:
-    """Rendered pictures on disk, keyed by :func:`job_digest` (``<digest>.png``)."""
-
-    def __init__(self, folder: Path, source: ArtSource, progress: Callable[[str], None] | None = None,
-                 memory: int = 16):
-        self.folder = folder
-        self.source = source
-        self.progress = progress
-        self.rendered = 0
-        self.reused = 0
-        self._seen: set[str] = set()
-        self._memory: OrderedDict[str, Image.Image] = OrderedDict()
-        self._memory_size = memory
-
-    def job(self, layout: Layout, row: ComponentRow | None, deck: str | None, label: str) -> CardJob:
-        resolved = resolve_card(self.source, layout, row, deck=deck)
-        return CardJob(layout, row, deck, resolved_digest(self.source, resolved), label, resolved)
-
-    def path(self, digest: str) -> Path:
-        return self.folder / f"{digest}.png"
-
-    def ensure(self, job: CardJob) -> str:
-        """Make sure the picture exists on disk; count it once as rendered or reused."""
-        if job.digest in self._seen:
-            return job.digest
-        self._seen.add(job.digest)
-        if self.path(job.digest).is_file():
-            self.reused += 1
-            return job.digest
-        if self.progress:
-            self.progress(f"render {job.label}")
-        if job.resolved is not None:
-            img = draw_resolved(self.source, job.resolved)
-        else:
-            img = render_card(self.source, job.layout, job.row, deck=job.deck)
-        atomic_write_bytes(self.path(job.digest), png_bytes(img, compress_level=1))  # a cache: speed over size
-        self._remember(job.digest, img)
-        self.rendered += 1
-        return job.digest
-
-    def image(self, digest: str) -> Image.Image:
-        """The full picture (bleed included) of an ensured job."""
-        if digest in self._memory:
-            self._memory.move_to_end(digest)
-            return self._memory[digest]
-        with Image.open(self.path(digest)) as pic:
-            img = pic.convert("RGB")
-        self._remember(digest, img)
-        return img
-
-    def _remember(self, digest: str, img: Image.Image) -> None:
-        self._memory[digest] = img
-        while len(self._memory) > self._memory_size:
-            self._memory.popitem(last=False)
-
-    def prune(self) -> int:
-        """Delete cached pictures this run did not use; returns how many."""
-        removed = 0
-        if self.folder.is_dir():
-            for p in sorted(self.folder.glob("*.png")):
-                if len(p.stem) == 64 and p.stem not in self._seen:
-                    p.unlink()
-                    removed += 1
-        return removed
 
 
 def scale_to(img: Image.Image, size: tuple[int, int]) -> Image.Image:

@@ -142,7 +142,7 @@ def compose_sheet(plan: SheetPlan, pictures: Sequence[Image.Image], *, hidden: I
     def put(slot: int, pic: Image.Image) -> None:
         if pic.size != cell:
             pic = pic.resize(cell, Image.Resampling.LANCZOS)
-        sheet.paste(pic.convert("RGB"), plan.cell_box(slot)[:2])
+        sheet.paste(pic if pic.mode == "RGB" else pic.convert("RGB"), plan.cell_box(slot)[:2])
 
     for slot, pic in enumerate(pictures):
         put(slot, pic)

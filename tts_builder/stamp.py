@@ -1,0 +1,321 @@
+"""The build stamp: is ``OUT/<game>/`` already what ``tts-builder build`` would write?
+
+After a successful build, ``OUT/<game>/.tts-builder-stamp.json`` records two things:
+
+* ``inputs``: one digest of everything a build reads: every file of the shipped packages
+  (``tts_builder`` and ``rules`` code and data, ``art_src``, ``lua_templates``), Pillow's
+  and zlib's versions (they draw and encode the pixels) and the options that change the output (the
+  absolute ``--out`` folder, which the ``file:///`` URLs name, ``--base-url``, ``--lossless``
+  and ``$SOURCE_DATE_EPOCH``);
+* ``outputs``: the sha256 of every file the build wrote (the save, the thumbnail, every image
+  and the art manifest; the ``art-cache/`` is a cache, not an output).
+
+A build whose inputs digest and output files both match is a no-op: the command prints
+"up to date" and exits 0. This module imports only the standard library (not even
+:mod:`tts_builder.fileio` unless there is something to sweep), so the check runs before Pillow, jinja2, jsonschema and lupa
+are imported: a no-op costs a few per cent of a build.
+
+Kill safety: the stamp is removed before a build commits its first file and written
+(atomically, last) only after the whole build succeeded, so a build killed half-way leaves
+no stamp, or the previous one with the previous, untouched, output. The stamp holds no
+time and no run counts: the same inputs give the same stamp, byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+
+STAMP = ".tts-builder-stamp.json"
+CACHE_DIR = "art-cache"  # the art pipeline's picture cache (kept out of the outputs)
+#: :data:`tts_builder.fileio.TEMP_PREFIX`, repeated: importing fileio (typing, regexes) would cost the
+#: no-op a fifth of its time (tests/test_build_speed.py checks that the two agree)
+TEMP_PREFIX = ".tts-builder-tmp-"
+_FORMAT = 1
+#: the packages whose files a build reads (code, rules data, art sources, Lua templates)
+PACKAGES = ("tts_builder", "rules", "art_src", "lua_templates")
+_SKIP_DIRS = {"__pycache__"}
+
+
+def stamp_path(out_root: Path, game_id: str) -> Path:
+    """``OUT/<game>/.tts-builder-stamp.json``."""
+    return Path(out_root) / game_id / STAMP
+
+
+def _package_dirs(name: str) -> list[Path]:
+    """The folders of package ``name``, found without importing it."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    return [Path(p) for p in spec.submodule_search_locations]
+
+
+def _package_files(folder: Path) -> Iterator[tuple[str, Path]]:
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith((".pyc", ".pyo")) or name.startswith("."):
+                continue
+            path = Path(root) / name
+            yield path.relative_to(folder).as_posix(), path
+
+
+def _pillow_version() -> str:
+    """Pillow's version, read from its ``_version.py`` (importing Pillow is what we avoid)."""
+    for folder in _package_dirs("PIL"):
+        try:
+            return (folder / "_version.py").read_text(encoding="utf-8")
+        except OSError:
+            pass
+    return "none"
+
+
+def _code_files() -> list[tuple[str, Path]]:
+    return [(f"{package}/{rel}", path) for package in PACKAGES for folder in _package_dirs(package)
+            for rel, path in _package_files(folder)]
+
+
+def _stat_key(files: Sequence[tuple[str, Path]]) -> str:
+    """Digest of the files' names, sizes and modification times, and of Pillow's and zlib's versions."""
+    stats = [(name, st.st_size, st.st_mtime_ns) for name, st in ((n, p.stat()) for n, p in files)]
+    versions = [_pillow_version(), zlib.ZLIB_RUNTIME_VERSION]
+    return hashlib.sha256(json.dumps([stats, versions]).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def code_state() -> tuple[str, str]:
+    """``(key, digest)`` of the code: ``digest`` covers every file of :data:`PACKAGES` (names and
+    bytes) and Pillow's and zlib's versions; ``key`` the same files' names, sizes and modification
+    times (taken first: a file changed meanwhile gives a key that will not match again)."""
+    files = _code_files()
+    key = _stat_key(files)
+    h = hashlib.sha256()
+    for name, path in files:
+        h.update(f"{name}\0".encode("utf-8", "surrogatepass"))
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    h.update(b"pillow\0" + _pillow_version().encode("utf-8"))
+    h.update(b"zlib\0" + zlib.ZLIB_RUNTIME_VERSION.encode("ascii"))  # the PNG bytes depend on it
+    return key, h.hexdigest()
+
+
+def code_digest(memo: Path | None = None) -> str:
+    """The ``digest`` of :func:`code_state`. With ``memo`` (``art-cache/code-digest.json`` of a
+    built game, see :func:`remember_code`), read from there while the files' names, sizes and
+    modification times are those it was made from (as ``make`` and git's index do), without
+    reading the files."""
+    if memo is not None:
+        try:
+            known = json.loads(memo.read_text(encoding="utf-8"))
+            if (isinstance(known, dict) and isinstance(known.get("digest"), str)
+                    and known.get("key") == _stat_key(_code_files())):
+                return str(known["digest"])
+        except (OSError, ValueError):
+            pass
+    return code_state()[1]
+
+
+def code_memo(out_root: Path, game_id: str) -> Path:
+    """Where a build of ``OUT/<game>/`` remembers its :func:`code_state` (in the game's art cache)."""
+    return Path(out_root) / game_id / CACHE_DIR / "code-digest.json"
+
+
+def remember_code(memo: Path, state: tuple[str, str]) -> None:
+    """Write ``state`` (from :func:`code_state`) to ``memo`` unless it already holds it."""
+    data = json.dumps({"key": state[0], "digest": state[1]}, sort_keys=True).encode("ascii")
+    try:
+        if memo.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    from tts_builder.fileio import atomic_write_bytes
+    atomic_write_bytes(memo, data, fsync=False)  # a cache: a damaged file is a miss
+
+
+def options_of(out_root: Path, *, base_url: str | None, lossless: bool) -> dict[str, object]:
+    """The options that change what a build writes (``--jobs`` and ``--force`` do not)."""
+    return {
+        "out": os.path.abspath(out_root),
+        "base_url": base_url.rstrip("/") if base_url else None,
+        "lossless": bool(lossless),
+        "source_date_epoch": os.environ.get("SOURCE_DATE_EPOCH"),
+    }
+
+
+def inputs_digest(game_id: str, options: Mapping[str, object], code: str | None = None) -> str:
+    """The ``inputs`` digest of a build of ``game_id`` with ``options`` (see :func:`options_of`)."""
+    text = json.dumps({"format": _FORMAT, "game": game_id, "code": code or code_digest(), "options": options},
+                      sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def output_digests(game_dir: Path) -> dict[str, str]:
+    """``relative path -> sha256`` of every output file under ``OUT/<game>/`` (not the cache,
+    not the stamp, not what a killed run left)."""
+    out: dict[str, str] = {}
+    if not game_dir.is_dir():
+        return out
+    for root, dirs, files in os.walk(game_dir):
+        here = Path(root)
+        if here == game_dir:
+            dirs[:] = [d for d in dirs if d != CACHE_DIR]
+        dirs[:] = sorted(d for d in dirs if not d.startswith(TEMP_PREFIX))
+        for name in sorted(files):
+            if name == STAMP or name.startswith(TEMP_PREFIX) or name.endswith(".tmp"):
+                continue
+            path = here / name
+            out[path.relative_to(game_dir).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return dict(sorted(out.items()))
+
+
+def stamp_bytes(inputs: str, outputs: Mapping[str, str]) -> bytes:
+    """The stamp file's bytes (sorted keys, no time: same build, same stamp)."""
+    return (json.dumps({"format": _FORMAT, "inputs": inputs, "outputs": dict(outputs)}, sort_keys=True,
+                       indent=1) + "\n").encode("ascii")
+
+
+def write_stamp(out_root: Path, game_id: str, inputs: str) -> None:
+    """Record a finished build: its inputs digest and the digests of the files now under ``OUT/<game>/``."""
+    from tts_builder.fileio import atomic_write_bytes
+
+    game_dir = Path(out_root) / game_id
+    atomic_write_bytes(game_dir / STAMP, stamp_bytes(inputs, output_digests(game_dir)))
+
+
+def remove_stamp(out_root: Path, game_id: str) -> None:
+    """Forget the last build (called before a build changes its first output file)."""
+    try:
+        stamp_path(out_root, game_id).unlink()
+    except FileNotFoundError:
+        pass
+
+
+def is_current(out_root: Path, game_id: str, inputs: str) -> bool:
+    """True when the stamp says ``inputs`` were built into ``OUT/<game>/`` and every output
+    file is still there, unchanged, with no other file beside them."""
+    try:
+        data = json.loads(stamp_path(out_root, game_id).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("inputs") != inputs:
+        return False
+    outputs = data.get("outputs")
+    return isinstance(outputs, dict) and bool(outputs) and outputs == output_digests(Path(out_root) / game_id)
+
+
+def up_to_date_line(out_root: Path, game_id: str) -> str:
+    """What ``build`` prints for a game it had no need to build."""
+    save = Path(out_root) / game_id / f"{game_id}.json"
+    return f"{game_id}: up to date ({save}); nothing to do (--force rebuilds)"
+
+
+# --------------------------------------------------------------------------- the fast path
+
+
+def _parse_build_argv(argv: Sequence[str]) -> tuple[list[str], bool, str, str | None, bool] | None:
+    """``build`` arguments in the plain forms (games or ``--all``, ``--out``, ``--base-url``,
+    ``--lossless``, ``--jobs``), or None for anything else (the full parser deals with it)."""
+    games: list[str] = []
+    all_games = lossless = False
+    out = "build"
+    base_url: str | None = None
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition("=")
+        if name in ("--out", "--base-url", "--jobs"):
+            if not eq:
+                if i + 1 >= len(args):
+                    return None
+                i += 1
+                value = args[i]
+            if name == "--out":
+                out = value
+            elif name == "--base-url":
+                base_url = value
+            elif not value.isdigit() or int(value) < 1:
+                return None
+        elif arg == "--all" and not eq:
+            all_games = True
+        elif arg == "--lossless":
+            lossless = True
+        elif arg in ("--quiet", "-q"):
+            pass  # an up-to-date build prints no progress anyway
+        elif arg.startswith("-") or not arg:
+            return None  # --force, --help, anything unknown
+        else:
+            games.append(arg)
+        i += 1
+    if all_games == bool(games):
+        return None
+    return games, all_games, out, base_url, lossless
+
+
+def _settings_file_present() -> bool:
+    """Whether the current folder has a settings file (:mod:`tts_builder.config`) the full
+    command would read: ``tts-builder.toml``, or a ``[tool.tts-builder]`` table in ``pyproject.toml``."""
+    if os.path.lexists("tts-builder.toml"):
+        return True
+    try:
+        with open("pyproject.toml", "rb") as fh:
+            return b"tool.tts-builder" in fh.read(1 << 20)
+    except OSError:
+        return False
+
+
+def quick_build(argv: Sequence[str]) -> int | None:
+    """``tts-builder build ARGS`` when every game asked for is up to date: print a line per
+    game and return 0, having imported none of the heavy libraries. None when a game has
+    something to build, or the arguments are not the plain forms (the full command runs)."""
+    parsed = _parse_build_argv(argv)
+    if parsed is None or _settings_file_present():
+        return None  # the settings file may set --out or --base-url: the full command reads it
+    games, all_games, out, base_url, lossless = parsed
+    if all_games:
+        from rules.registry import game_ids
+        games = game_ids()
+    out_root = Path(out)
+    options = options_of(out_root, base_url=base_url, lossless=lossless)
+    games = list(dict.fromkeys(games))
+    code = code_digest(code_memo(out_root, games[0]))
+    if not all(is_current(out_root, g, inputs_digest(g, options, code)) for g in games):
+        return None
+    if _leftovers(out_root, games):  # what a killed build left
+        from tts_builder.fileio import sweep_stale_temp
+        sweep_stale_temp(out_root, recursive=False)
+        for game_id in games:
+            sweep_stale_temp(out_root / game_id)
+    for game_id in games:
+        print(up_to_date_line(out_root, game_id))
+    return 0
+
+
+def _leftovers(out_root: Path, games: Sequence[str]) -> bool:
+    """Whether a temporary file or folder of a killed run lies in ``out_root`` or a game's folder."""
+    if any(entry.name.startswith(TEMP_PREFIX) for entry in os.scandir(out_root)):
+        return True
+    for game_id in games:
+        for _root, dirs, files in os.walk(out_root / game_id):
+            if any(name.startswith(TEMP_PREFIX) for name in (*dirs, *files)):
+                return True
+    return False
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``tts-builder`` entry point: a no-op ``build`` answers here, anything else goes to
+    :func:`tts_builder.cli.main`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["build"]:
+        try:
+            code = quick_build(args[1:])
+        except OSError:
+            code = None  # an unreadable folder: the full command words the problem
+        if code is not None:
+            return code
+    from tts_builder.cli import main as full_main
+    return full_main(argv)
