@@ -182,10 +182,11 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
     except LuaSandboxError as exc:
         report.disagreements.append(Disagreement(seed, -1, None, None, "lua-error", "new game", str(exc)))
         return False
+    data = state.to_json()  # the state's JSON, made once per move: mutants' values, then the comparison
     for index, entry in enumerate(transcript["moves"]):
         player, move = split_move(entry)
         candidates: list[tuple[Any, Any]] = [(player, move)]
-        pool = list(mutants(move, state, rng))
+        pool = list(mutants(move, state, rng, state_json=data))
         candidates += [(player, m) for m in rng.sample(pool, min(mutants_per_move, len(pool)))]
         candidates.append(((player + 1) % seats if isinstance(player, int) else 0, move))
         lua_move = None  # the recorded move decoded once: judged for two seats, then applied
@@ -210,7 +211,8 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
         state.apply(move)
         lua.apply(lstate, move, lua_move)
         report.moves += 1
-        py_json = canonical_json(state.to_json())
+        data = state.to_json()
+        py_json = canonical_json(data)
         lua_json = lua.state_json(lstate)
         if py_json != lua_json:
             report.disagreements.append(Disagreement(
