@@ -141,3 +141,19 @@ def test_json_escapes_strings_once_cached(lua):
     end""", "t")
     value = 'a"b\\c\n\x01'
     assert sandbox.call(fn, U) == json.dumps([value, value, {value: value}], sort_keys=True, separators=(",", ":"))
+
+
+@pytest.mark.parametrize(("build", "expected"), [
+    ("local t = {1, 2, 3} return t", "[1,2,3]"),
+    ("local t = {} t[1] = 'a' t[2] = 'b' t[4] = 'd' t.x = 1 return t", '{"1":"a","2":"b","4":"d","x":1}'),
+    ("local t = {1, 2, 3, 4} t[2] = nil t.y = true return t", '{"1":1,"3":3,"4":4,"y":true}'),
+    ("local t = {1, 2, 3, 4} t[4] = nil t[6] = 6 return t", '{"1":1,"2":2,"3":3,"6":6}'),
+    ("local t = {[2] = 1} return t", '{"2":1}'),
+    ("local t = {x = {}} return t", '{"x":[]}'),
+])
+def test_json_writes_a_table_with_holes_as_an_object(lua, build, expected):
+    """An untagged table is an array only with keys exactly 1..n (U.is_array), however # sees it."""
+    sandbox, U = lua
+    table = sandbox.execute(build, "t")
+    assert sandbox.call(U.json, table) == expected
+    assert sandbox.call(U.is_array, table) is expected.startswith("[")
