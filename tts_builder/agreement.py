@@ -5,8 +5,10 @@ state as the Python engine on every move of every game.
 For each simulated game, at every position, both engines judge the recorded
 move and a handful of illegal mutants of it (wrong cards, missing fields, the
 other player); then both apply the recorded move and their states must be the
-same canonical JSON (compared by digest). The first disagreement is reported
-with what replays it.
+same canonical JSON text (the whole state, every move; a digest only labels
+a disagreement). The first disagreement is reported with what replays it.
+Each move crosses into Lua once as JSON (the recorded move and its mutants in
+one text); each check is its own Lua call, so its instruction count stays its own.
 """
 
 from __future__ import annotations
