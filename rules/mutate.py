@@ -82,11 +82,13 @@ def _inner_mutants(value: Any) -> Iterator[Any]:
             yield [{k: v for k, v in first.items() if k != key}] + value[1:]
 
 
-def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4) -> Iterator[Any]:
+def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4,
+            state_json: Any = None) -> Iterator[Any]:
     """Other values for each field (taken from the state, so ids are real),
     missing fields, malformed shapes (null, ``{}``/``[]``, wrong types, an
-    unknown field), an unknown move type and non-objects."""
-    values = sorted(v for v in _strings(state.to_json()) if len(v) < 20)
+    unknown field), an unknown move type and non-objects. ``state_json`` is
+    ``state.to_json()`` when the caller has it already (check-lua makes it once a move)."""
+    values = sorted(v for v in _strings(state.to_json() if state_json is None else state_json) if len(v) < 20)
     yield {**move, "type": "no-such-move"}
     yield {**move, "type": None}
     yield "not a move"

@@ -123,3 +123,14 @@ def test_cli_check_lua_prints_each_combination_and_a_replay_with_its_settings(ca
     report.disagreements[0].replay_args = Combination(2, (("deny_window", "always"),)).replay_args()
     assert "--games 1 --seed" in report.summary() and "--players 2 --options '{\"deny_window\":\"always\"}'" \
         in report.summary()
+
+
+def test_a_lua_judge_that_changes_the_state_while_refusing_is_caught():
+    """Only mutants reach this refusal (an unknown move type); the refused move leaves a mark in
+    the Lua state, and the state compared after the next recorded move must show it."""
+    report = _run_patched("two-and-two",
+                          "if not U.contains(MOVE_TYPES, t) then return verdict(",
+                          "if not U.contains(MOVE_TYPES, t) then s.refused = true; return verdict(", games=3)
+    assert not report.agree
+    d = report.disagreements[0]
+    assert d.kind == "state" and '"refused":true' in d.lua and '"refused"' not in d.python

@@ -85,3 +85,75 @@ def test_first_key_not_in_is_the_byte_wise_smallest_whatever_the_insertion_order
       return U.first_key_not_in(a, ok), U.first_key_not_in(b, ok), U.first_key_not_in({ type = 1 }, ok)
     end""", "t")
     assert sandbox.call(fn, U) == ("Beta", "Beta", None)
+
+
+# U.json's caches (quoted strings, small integers, object key orders) only save work: the
+# text after a change must be what a fresh encoder writes, whatever was encoded before.
+
+def test_json_key_order_cache_follows_a_table_whose_keys_change(lua):
+    sandbox, U = lua
+    fn = sandbox.execute("""return function(U)
+      local t = { b = 1, a = 2, c = 3 }
+      local first = U.json(t)
+      t.d = 4            -- a key added: the cached order of {a, b, c} must not be used
+      local added = U.json(t)
+      t.a = nil          -- a key removed, the count back to three
+      local swapped = U.json(t)
+      t.d = nil; t.a = 5 -- back to the first key set
+      return first, added, swapped, U.json(t)
+    end""", "t")
+    assert sandbox.call(fn, U) == ('{"a":2,"b":1,"c":3}', '{"a":2,"b":1,"c":3,"d":4}',
+                                   '{"b":1,"c":3,"d":4}', '{"a":5,"b":1,"c":3}')
+
+
+def test_json_key_order_hint_collisions_are_checked(lua):
+    """Keys holding the hint's separator give two key sets the same hint; the order must not mix."""
+    sandbox, U = lua
+    fn = sandbox.execute("""return function(U)
+      return U.json({ ["a\\0b"] = 1, c = 2 }), U.json({ a = 1, ["b\\0c"] = 2 }),
+             U.json({ ["a\\0b"] = 3, c = 4 })
+    end""", "t")
+    out = sandbox.call(fn, U)
+    assert out[0] == json.dumps({"a\0b": 1, "c": 2}, sort_keys=True, separators=(",", ":"))
+    assert out[1] == json.dumps({"a": 1, "b\0c": 2}, sort_keys=True, separators=(",", ":"))
+    assert out[2] == json.dumps({"a\0b": 3, "c": 4}, sort_keys=True, separators=(",", ":"))
+
+
+def test_json_writes_the_same_text_past_its_cache_limits(lua):
+    """More distinct strings and key sets than the caches hold, large and negative integers."""
+    sandbox, U = lua
+    fn = sandbox.execute("""return function(U)
+      local t = {}
+      for i = 1, 5000 do t[i] = { ["k" .. i] = "v" .. i, n = i * 1000 - 2500000 } end
+      return U.json(t), U.json(t)
+    end""", "t")
+    first, again = sandbox.call(fn, U, budget=50_000_000)
+    expected = json.dumps([{f"k{i}": f"v{i}", "n": i * 1000 - 2500000} for i in range(1, 5001)],
+                          sort_keys=True, separators=(",", ":"))
+    assert first == expected and again == expected
+
+
+def test_json_escapes_strings_once_cached(lua):
+    sandbox, U = lua
+    fn = sandbox.execute("""return function(U)
+      local s = 'a"b\\\\c\\n\\1'
+      return U.json({ s, s, [3] = { [s] = s } })
+    end""", "t")
+    value = 'a"b\\c\n\x01'
+    assert sandbox.call(fn, U) == json.dumps([value, value, {value: value}], sort_keys=True, separators=(",", ":"))
+
+
+@pytest.mark.parametrize(("build", "expected"), [
+    ("local t = {1, 2, 3} return t", "[1,2,3]"),
+    ("local t = {} t[1] = 'a' t[2] = 'b' t[4] = 'd' t.x = 1 return t", '{"1":"a","2":"b","4":"d","x":1}'),
+    ("local t = {1, 2, 3, 4} t[2] = nil t.y = true return t", '{"1":1,"3":3,"4":4,"y":true}'),
+    ("local t = {1, 2, 3, 4} t[4] = nil t[6] = 6 return t", '{"1":1,"2":2,"3":3,"6":6}'),
+    ("local t = {[2] = 1} return t", '{"2":1}'),
+    ("local t = {x = {}} return t", '{"x":[]}'),
+])
+def test_json_writes_a_table_with_holes_as_an_object(lua, build, expected):
+    """An untagged table is an array only with keys exactly 1..n (U.is_array), however # sees it."""
+    sandbox, U = lua
+    table = sandbox.execute(build, "t")
+    assert sandbox.call(U.json, table) == expected
+    assert sandbox.call(U.is_array, table) is expected.startswith("[")

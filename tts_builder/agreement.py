@@ -5,8 +5,10 @@ state as the Python engine on every move of every game.
 For each simulated game, at every position, both engines judge the recorded
 move and a handful of illegal mutants of it (wrong cards, missing fields, the
 other player); then both apply the recorded move and their states must be the
-same canonical JSON (compared by digest). The first disagreement is reported
-with what replays it.
+same canonical JSON text (the whole state, every move; a digest only labels
+a disagreement). The first disagreement is reported with what replays it.
+Each move crosses into Lua once as JSON (the recorded move and its mutants in
+one text); each check is its own Lua call, so its instruction count stays its own.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from rules.core import Verdict, canonical_json, judge
 from rules.mutate import mutants
 from tts_builder.errors import InputError, require_game
 from tts_builder.luagen import render_rules_lua
-from tts_builder.luasandbox import LuaSandbox, LuaSandboxError
+from tts_builder.luasandbox import LuaSandbox, LuaSandboxError, _LuaTable
 from tts_builder.parallel import ordered_map
 from tts_builder.simulate import play_game
 from tts_builder.transcript import split_move
@@ -146,6 +148,18 @@ class LuaEngine:
         out: dict[str, Any] = self.sandbox.from_lua(result, empty_as="dict")
         return out
 
+    def verdict(self, state: Any, player: Any, lua_move: Any) -> tuple[tuple[bool, str], Any]:
+        """The Lua verdict on the decoded ``lua_move`` as ``(ok, rule)`` (rule "" when legal; what
+        :func:`_verdict_key` makes of :meth:`judge`'s dict) and the Lua table itself. Reads the two
+        fields alone; a verdict whose ``ok`` is not a boolean is converted whole, as :meth:`judge` does."""
+        result = self.sandbox.call(self.rules.judge, state, player, lua_move)
+        ok = result["ok"] if isinstance(result, _LuaTable) else None
+        if type(ok) is not bool:
+            return _verdict_key(self.sandbox.from_lua(result, empty_as="dict")), result
+        if ok:
+            return (True, ""), result
+        return (False, str(self.sandbox.from_lua(result["rule"]))), result
+
     def apply(self, state: Any, move: Any, lua_move: Any = None) -> None:
         self.sandbox.call(self.rules.apply, state, self.decode(move) if lua_move is None else lua_move)
 
@@ -182,35 +196,40 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
     except LuaSandboxError as exc:
         report.disagreements.append(Disagreement(seed, -1, None, None, "lua-error", "new game", str(exc)))
         return False
+    data = state.to_json()  # the state's JSON, made once per move: mutants' values, then the comparison
     for index, entry in enumerate(transcript["moves"]):
         player, move = split_move(entry)
-        candidates: list[tuple[Any, Any]] = [(player, move)]
-        pool = list(mutants(move, state, rng))
-        candidates += [(player, m) for m in rng.sample(pool, min(mutants_per_move, len(pool)))]
-        candidates.append(((player + 1) % seats if isinstance(player, int) else 0, move))
-        lua_move = None  # the recorded move decoded once: judged for two seats, then applied
-        for who, cand in candidates:
+        pool = list(mutants(move, state, rng, state_json=data))
+        picked = rng.sample(pool, min(mutants_per_move, len(pool)))
+        try:  # the recorded move and its mutants cross into Lua as one JSON text, decoded in one call
+            decoded = lua.decode([move, *picked])
+        except LuaSandboxError as exc:
+            report.disagreements.append(Disagreement(seed, index, player, move, "lua-error", "decoding the moves",
+                                                     str(exc)))
+            return False
+        lua_move = decoded[1]  # the recorded move decoded once: judged for two seats, then applied
+        candidates: list[tuple[Any, Any, Any]] = [(player, move, lua_move)]
+        candidates += [(player, m, decoded[i + 2]) for i, m in enumerate(picked)]
+        candidates.append(((player + 1) % seats if isinstance(player, int) else 0, move, lua_move))
+        for who, cand, lua_cand in candidates:
             py = judge(state, who, cand)
             try:
-                if cand is move:
-                    if lua_move is None:
-                        lua_move = lua.decode(move)
-                    lv = lua.judge(lstate, who, cand, lua_move)
-                else:
-                    lv = lua.judge(lstate, who, cand)
+                lkey, lv = lua.verdict(lstate, who, lua_cand)
             except LuaSandboxError as exc:
                 report.disagreements.append(Disagreement(seed, index, who, cand, "lua-error", py.to_json(), str(exc)))
                 return False
             report.instructions.append(lua.sandbox.last_instructions)
             report.checks += 1
             report.illegal_checks += not py.ok
-            if _verdict_key(py) != _verdict_key(lv):
-                report.disagreements.append(Disagreement(seed, index, who, cand, "verdict", py.to_json(), lv))
+            if (py.ok, "" if py.ok else py.rule) != lkey:
+                report.disagreements.append(Disagreement(seed, index, who, cand, "verdict", py.to_json(),
+                                                         lua.sandbox.from_lua(lv, empty_as="dict")))
                 return False
         state.apply(move)
         lua.apply(lstate, move, lua_move)
         report.moves += 1
-        py_json = canonical_json(state.to_json())
+        data = state.to_json()
+        py_json = canonical_json(data)
         lua_json = lua.state_json(lstate)
         if py_json != lua_json:
             report.disagreements.append(Disagreement(
