@@ -33,10 +33,11 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from gitref import export_tree
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -105,15 +106,6 @@ def quality(palette_dir: Path, lossless_dir: Path) -> tuple[int, int, float]:
             sum(p.stat().st_size for p in final_images(lossless_dir)), worst)
 
 
-def tree_at(ref: str, into: Path) -> Path:
-    """The files of git ``ref`` extracted under ``into``."""
-    archive = into / "tree.tar"
-    subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", "-o", str(archive), ref], check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "tree", filter="data")
-    return into / "tree"
-
-
 def met(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
@@ -127,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="bench-build-"))
     try:
-        old = tree_at(args.against, work) if args.against else None
+        old = export_tree(args.against, work) if args.against else None
         cold: dict[str, list[float]] = {g: [] for g in args.games}
         noop: dict[str, list[float]] = {g: [] for g in args.games}
         old_cold: dict[str, list[float]] = {g: [] for g in args.games}

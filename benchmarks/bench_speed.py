@@ -33,10 +33,11 @@ import random
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from gitref import export_tree
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
@@ -185,15 +186,6 @@ def worker(seconds: float, with_uno: bool) -> dict[str, Any]:
 
 # -- the driver --------------------------------------------------------------------------
 
-def _export(ref: str, into: Path) -> Path:
-    """The tree at git ``ref``, unpacked into ``into``."""
-    archive = into / "tree.tar"
-    subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", "-o", str(archive), ref], check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "tree", filter="data")
-    return into / "tree"
-
-
 def _round(tree: Path, seconds: float, with_uno: bool) -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")
     proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", "--seconds", str(seconds)]
@@ -268,7 +260,7 @@ def main() -> None:
         print(json.dumps(worker(args.seconds, args.uno)))
         return
     with tempfile.TemporaryDirectory(prefix="bench-speed-") as tmp:
-        old_tree = _export(args.against, Path(tmp)) if args.against else None
+        old_tree = export_tree(args.against, Path(tmp)) if args.against else None
         now: list[dict[str, Any]] = []
         before: list[dict[str, Any]] = []
         for i in range(args.rounds):

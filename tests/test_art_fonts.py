@@ -13,7 +13,7 @@ import pytest
 from PIL import Image, ImageFont
 
 from tts_builder.art import load_art_source, resolve_card
-from tts_builder.art.render import PT_PER_INCH, fit_text, font, has_glyph, render_card
+from tts_builder.art.render import PT_PER_INCH, fit_layer, font, has_glyph, render_card
 from tts_builder.art.source import FONTS_DIR, art_root, known_art_games, load_fonts
 from tts_builder.build import load_table_layout
 from tts_builder.errors import InputError
@@ -95,11 +95,7 @@ def test_every_text_on_every_card_fits_its_box_in_the_games_font(game: str) -> N
             if layer["type"] != "text" or isinstance(layer["box"], str):
                 continue
             _, _, w, h = layer["box"]
-            fitted = fit_text(layer["text"], round(w * k), round(h * k), size_px=round(layer["size_pt"] * pt),
-                              min_size_px=round(layer["min_size_pt"] * pt) if "min_size_pt" in layer else None,
-                              wrap=bool(layer.get("wrap", False)), stroke_px=round(layer.get("stroke_mm", 0) * k),
-                              line_spacing=float(layer.get("line_spacing", 1.0)),
-                              align=layer.get("align", "center"), face=source.font(layer.get("font")))
+            fitted = fit_layer(source, layer, round(w * k), round(h * k), k, pt)
             where = (game, row.key if row else layout.name, layer["text"])
             assert fitted.fits, where
             assert fitted.size_px >= 5 * pt, (*where, fitted.size_px / pt)
@@ -119,9 +115,7 @@ def test_ttc_bonus_lines_are_readable_at_table_size() -> None:
         for layer in resolve_card(source, source.layout_for(row), row, deck="deck").layers:
             if layer["type"] == "text" and layer["text"].startswith(("with ", "vs ", "+")):
                 _, _, w, h = layer["box"]
-                fitted = fit_text(layer["text"], round(w * k), round(h * k), size_px=round(layer["size_pt"] * pt),
-                                  min_size_px=round(layer["min_size_pt"] * pt), align=layer.get("align", "center"),
-                                  face=source.font(layer.get("font")))
+                fitted = fit_layer(source, layer, round(w * k), round(h * k), k, pt)
                 assert layer.get("font") == "bold" and fitted.size_px >= 7 * pt, (row.key, layer["text"])
 
 

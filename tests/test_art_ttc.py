@@ -25,7 +25,7 @@ from rules.twin_tower_city.cards import Card, Roster, load_data, load_deck_data
 from rules.twin_tower_city.scoring import warrior_power
 from tts_builder.art import (MAX_COLUMNS, MAX_ROWS, MAX_SHEET_PX, ArtManifest, load_art_source, plan_sheets,
                              render_game_art, resolve_card)
-from tts_builder.art.render import PT_PER_INCH, fit_text, job_digest
+from tts_builder.art.render import PT_PER_INCH, fit_layer, job_digest
 from tts_builder.art.source import art_root, mm_to_px
 from tts_builder.errors import InputError
 
@@ -303,11 +303,7 @@ def test_every_text_fits_at_a_readable_size(source: Any) -> None:
             if layer["type"] != "text":
                 continue
             _, _, w, h = layer["box"]
-            fitted = fit_text(layer["text"], round(w * k), round(h * k), size_px=round(layer["size_pt"] * pt),
-                              min_size_px=round(layer["min_size_pt"] * pt) if "min_size_pt" in layer else None,
-                              wrap=bool(layer.get("wrap", False)), stroke_px=round(layer.get("stroke_mm", 0) * k),
-                              line_spacing=float(layer.get("line_spacing", 1.0)),
-                              align=layer.get("align", "center"), face=source.font(layer.get("font")))
+            fitted = fit_layer(source, layer, round(w * k), round(h * k), k, pt)
             assert fitted.fits, (row.key, layer["text"])
             assert fitted.size_px >= 5 * pt, (row.key, layer["text"], fitted.size_px / pt)
 

@@ -172,6 +172,17 @@ def measure(text: str, size_px: int, *, spacing_px: int = 0, stroke_px: int = 0,
     return (int(box[0]), int(box[1]), int(box[2]), int(box[3]))
 
 
+def fit_layer(source: ArtSource, layer: Mapping[str, Any], box_w: int, box_h: int, px_per_mm: float,
+              pt_px: float) -> FittedText:
+    """A resolved text layer laid out in its ``box_w`` x ``box_h`` box (pixels) as the card draws
+    it: its size, shrink limit, wrap, spacing, stroke, alignment and font."""
+    return fit_text(str(layer["text"]), box_w, box_h, size_px=round(float(layer["size_pt"]) * pt_px),
+                    min_size_px=round(float(layer["min_size_pt"]) * pt_px) if "min_size_pt" in layer else None,
+                    wrap=bool(layer.get("wrap", False)), line_spacing=float(layer.get("line_spacing", 1.0)),
+                    stroke_px=round(float(layer.get("stroke_mm", 0.0)) * px_per_mm),
+                    align=layer.get("align", "center"), face=source.font(layer.get("font")))
+
+
 def fit_text(text: str, box_w: int, box_h: int, *, size_px: int, min_size_px: int | None = None,
              wrap: bool = False, line_spacing: float = 1.0, stroke_px: int = 0,
              align: str = "left", face: FontFile | None = None) -> FittedText:
@@ -458,13 +469,8 @@ class _Painter:
         if lw <= 0 or lh <= 0:
             return
         align = layer.get("align", "center")
-        size = round(float(layer["size_pt"]) * self.pt_px)
-        min_size = round(float(layer["min_size_pt"]) * self.pt_px) if "min_size_pt" in layer else None
         face = self.source.font(layer.get("font"))
-        fitted = fit_text(text, lw, lh, size_px=size, min_size_px=min_size, wrap=bool(layer.get("wrap", False)),
-                          line_spacing=float(layer.get("line_spacing", 1.0)),
-                          stroke_px=round(float(layer.get("stroke_mm", 0.0)) * self.px_per_mm), align=align,
-                          face=face)
+        fitted = fit_layer(self.source, layer, lw, lh, self.px_per_mm, self.pt_px)
         x = {"left": 0, "center": (lw - fitted.width) // 2, "right": lw - fitted.width}[align] - fitted.bbox[0]
         valign = layer.get("valign", "middle")
         y = {"top": 0, "middle": (lh - fitted.height) // 2, "bottom": lh - fitted.height}[valign] - fitted.bbox[1]
