@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import random
 from importlib import resources
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, copy_json, view_zone
 
@@ -322,11 +322,36 @@ class SmittenState(State):
         return out
 
     def _progress_moves(self) -> list[Move]:
-        return [m for m in self._candidates() if self._check_rules(m).ok]
+        ok = self._candidate_check()
+        return [m for m in self._candidates() if ok(m)]
 
     def _can_progress(self) -> bool:
         """Whether any move advances the game: :meth:`_progress_moves` stopping at the first."""
-        return any(self._check_rules(m).ok for m in self._candidates())
+        return any(map(self._candidate_check(), self._candidates()))
+
+    def _candidate_check(self) -> Callable[[Move], bool]:
+        """Whether an enumerated candidate (:meth:`_candidates`, well formed) passes the rules:
+        :meth:`_check_rules`'s answer, plays and placements (the most candidates) judged by their
+        fault codes (:meth:`_play_fault`, :meth:`_position_fault`) without wording refusals."""
+        s = self.s
+        phase = s["phase"]
+        check = self._check_rules
+        if phase == "turn" or phase == "flipped":
+            play_fault = self._play_fault
+
+            def ok(m: Move) -> bool:
+                if m["type"] == "play":
+                    return play_fault(m["card"], m["grid"]) is None
+                return check(m).ok
+            return ok
+        if phase == "follow":
+            step = self.step()
+            assert step is not None
+            if step["do"] == "place":  # _check_step: a candidate's card is in the partner's hand
+                partner = self.partner()
+                follows, fault = self._follows, self._position_fault
+                return lambda m: follows(step, m["card"], m["grid"]) and fault(m["card"], m["grid"], partner) is None
+        return lambda m: check(m).ok
 
     def legal_moves(self) -> list[Move]:
         """Every move that advances the game (table talk, optional and changing nothing, is not listed)."""
@@ -345,12 +370,14 @@ class SmittenState(State):
         t = move["type"]
         if t not in MOVE_FIELDS:
             return _v("move-format", f"Unknown move type '{t}'.")
-        for key in sorted(move):
-            if key not in MOVE_FIELDS[t]:
-                return _v("move-format", f"A '{t}' move has no field '{key}'.")
-        for key in MOVE_FIELDS[t]:
-            if key not in move:
-                return _v("move-format", f"A '{t}' move needs a '{key}'.")
+        fields = MOVE_FIELDS[t]
+        if len(move) != len(fields) or not all(key in move for key in fields):  # else exactly its fields
+            for key in sorted(move):
+                if key not in fields:
+                    return _v("move-format", f"A '{t}' move has no field '{key}'.")
+            for key in fields:
+                if key not in move:
+                    return _v("move-format", f"A '{t}' move needs a '{key}'.")
         for key in TEXT_FIELDS:
             if key in move and not isinstance(move[key], str):
                 return _v("move-format", f"Field '{key}' must be a string.")
@@ -423,37 +450,73 @@ class SmittenState(State):
             return _v("own-hand", f"Card {move['card']} is not in your hand.")
         return verdict
 
-    def _check_play(self, card: str, grid: int) -> Verdict:
+    def _play_fault(self, card: str, grid: int) -> str | None:
+        """What a play of ``card`` to ``grid`` breaks (:meth:`_check_play`'s order), or None: a rule
+        id, or ``left-hand-first`` (the left-hand rule's first play)."""
         s = self.s
         if s["phase"] == "flipped" and card != s["forced"]:
-            return _v("flipped-card", f"The flipped card {s['forced']} is the card to play.")
+            return "flipped-card"
         hand = self.holder(card)
         if hand is None:
-            if card in s["down"]:
-                return _v("face-down", f"Card {card} is face down: flip it to play it.")
-            return _v("own-hand", f"Card {card} is not in a hand.")
+            return "face-down" if card in s["down"] else "own-hand"
         if self.solo and s["options"]["solo_left_hand"] and s["plays"] == 0 and hand != 0:
+            return "left-hand-first"  # the rule is left-hand; the code tells the two refusals apart
+        return self._position_fault(card, grid, hand)
+
+    def _check_play(self, card: str, grid: int) -> Verdict:
+        fault = self._play_fault(card, grid)
+        if fault is None:
+            return Verdict.legal()
+        s = self.s
+        if fault == "flipped-card":
+            return _v("flipped-card", f"The flipped card {s['forced']} is the card to play.")
+        if fault == "face-down":
+            return _v("face-down", f"Card {card} is face down: flip it to play it.")
+        if fault == "own-hand":
+            return _v("own-hand", f"Card {card} is not in a hand.")
+        if fault == "left-hand-first":
             return _v("left-hand", "The first card played comes from the left hand (hand 0).")
+        hand = self.holder(card)
+        assert hand is not None
         return self._check_position(card, grid, hand)
 
-    def _check_position(self, card: str, grid: int, hand: int) -> Verdict:
+    def _position_fault(self, card: str, grid: int, hand: int) -> str | None:
+        """The rule placing ``card`` (from ``hand``) in ``grid`` breaks (:meth:`_check_position`'s
+        order), or None."""
         s = self.s
         cells = s["grids"][grid]
-        pos = position(card)
+        pos = _POSITIONS.get(card)
+        if pos is None:
+            pos = position(card)
         if cells[pos]:
-            return _v("position-taken", f"Position {pos + 1} of grid {grid} already holds {cells[pos]}.")
+            return "position-taken"
         empty = cells.count("")  # an empty position holds ""
         if empty != SLOTS and not any(cells[n] for n in NEIGHBOURS[pos]):
+            return "adjacency"
+        options = s["options"]
+        solo = s["mode"] == "solo"
+        if options["solo_balance"] if solo else options["difficulty"] == "hard":
+            if (SLOTS - empty + 1) - (SLOTS - s["grids"][1 - grid].count("")) >= 2:
+                return "balance"
+        if solo and options["solo_left_hand"] and hand != 0 and self.placed() + 1 == WIN_CARDS:
+            return "left-hand"
+        return None
+
+    def _check_position(self, card: str, grid: int, hand: int) -> Verdict:
+        fault = self._position_fault(card, grid, hand)
+        if fault is None:
+            return Verdict.legal()
+        cells = self.s["grids"][grid]
+        pos = position(card)
+        if fault == "position-taken":
+            return _v("position-taken", f"Position {pos + 1} of grid {grid} already holds {cells[pos]}.")
+        if fault == "adjacency":
             return _v("adjacency", f"Position {pos + 1} of grid {grid} is not next to a card in that grid.")
-        balance = s["options"]["solo_balance"] if self.solo else s["options"]["difficulty"] == "hard"
-        if balance:
-            mine = SLOTS - empty + 1
-            other = SLOTS - s["grids"][1 - grid].count("")
-            if mine - other >= 2:
-                return _v("balance", f"Grid {grid} would have {mine} cards against {other} in the other grid.")
-        if self.solo and s["options"]["solo_left_hand"] and self.placed() + 1 == WIN_CARDS and hand != 0:
-            return _v("left-hand", "The last card placed comes from the left hand (hand 0).")
-        return Verdict.legal()
+        if fault == "balance":
+            mine = SLOTS - cells.count("") + 1
+            other = SLOTS - self.s["grids"][1 - grid].count("")
+            return _v("balance", f"Grid {grid} would have {mine} cards against {other} in the other grid.")
+        return _v("left-hand", "The last card placed comes from the left hand (hand 0).")
 
     def _check_step(self, step: JSONDict, move: Move) -> Verdict:
         s = self.s
@@ -539,7 +602,7 @@ class SmittenState(State):
             s["hands"][hand].append(card)
             s["forced"] = card
             s["phase"] = "flipped"
-            if not any(self._check_play(card, g).ok for g in (0, 1)):
+            if all(self._play_fault(card, g) is not None for g in (0, 1)):
                 s["end"] = {"reason": "face-down-unplayable", "won": False}
             return
         elif t == "swap":
