@@ -60,6 +60,9 @@ MOVE_TYPES = tuple(MOVE_FIELDS)
 #: fields holding text, and fields holding a whole number; "value" takes either
 TEXT_FIELDS = ("card", "words")
 INT_FIELDS = ("grid", "hand", "option")
+#: per move type, its TEXT_FIELDS and its INT_FIELDS (in those tuples' order)
+_TYPED_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    t: (tuple(k for k in TEXT_FIELDS if k in f), tuple(k for k in INT_FIELDS if k in f)) for t, f in MOVE_FIELDS.items()}
 
 
 def design(card: str) -> int:
@@ -378,11 +381,12 @@ class SmittenState(State):
             for key in fields:
                 if key not in move:
                     return _v("move-format", f"A '{t}' move needs a '{key}'.")
-        for key in TEXT_FIELDS:
-            if key in move and not isinstance(move[key], str):
+        text_fields, int_fields = _TYPED_FIELDS[t]  # the move has exactly its type's fields here
+        for key in text_fields:
+            if not isinstance(move[key], str):
                 return _v("move-format", f"Field '{key}' must be a string.")
-        for key in INT_FIELDS:
-            if key in move and type(move[key]) is not int:
+        for key in int_fields:
+            if type(move[key]) is not int:
                 return _v("move-format", f"Field '{key}' must be a whole number.")
         if "value" in move and type(move["value"]) not in (int, str):
             return _v("move-format", "Field 'value' must be a whole number or a string.")
@@ -459,7 +463,7 @@ class SmittenState(State):
         hand = self.holder(card)
         if hand is None:
             return "face-down" if card in s["down"] else "own-hand"
-        if self.solo and s["options"]["solo_left_hand"] and s["plays"] == 0 and hand != 0:
+        if s["mode"] == "solo" and s["options"]["solo_left_hand"] and s["plays"] == 0 and hand != 0:
             return "left-hand-first"  # the rule is left-hand; the code tells the two refusals apart
         return self._position_fault(card, grid, hand)
 
@@ -491,8 +495,12 @@ class SmittenState(State):
         if cells[pos]:
             return "position-taken"
         empty = cells.count("")  # an empty position holds ""
-        if empty != SLOTS and not any(cells[n] for n in NEIGHBOURS[pos]):
-            return "adjacency"
+        if empty != SLOTS:
+            for n in NEIGHBOURS[pos]:
+                if cells[n]:
+                    break
+            else:
+                return "adjacency"
         options = s["options"]
         solo = s["mode"] == "solo"
         if options["solo_balance"] if solo else options["difficulty"] == "hard":
