@@ -110,6 +110,11 @@ def _army_move(cid: str, swaps: tuple[tuple[tuple[str, str], ...], ...], index: 
     return {"type": "play-army", "card": cid, "swaps": [{"replace": t, "with": w} for t, w in swaps[index]]}
 
 
+def _nullify_move(choices: tuple[tuple[str, ...], ...], index: int) -> Move:
+    """The ``index``-th nullify-items choice of :func:`_nullify_choices`."""
+    return {"type": "nullify-items", "items": list(choices[index])}
+
+
 @lru_cache(maxsize=4096)
 def _nullify_choices(need: int, powers: tuple[tuple[str, tuple[int, ...]], ...]) -> tuple[tuple[str, ...], ...]:
     """Every multiset of ``need`` item ids (sorted) from ``powers`` (item id -> its copies' Powers,
@@ -450,7 +455,7 @@ class TTCState(State):
         if self._phase == "over":
             return MoveSequence([])
         if self._phase == "nullify":
-            return MoveSequence([self._nullify_moves(str(self._decider))])
+            return MoveSequence([self._nullify_moves(str(self._decider))])  # built when picked
         p = self._order[self._step]
         side = self._side[p]
         hand = self._hands[p]
@@ -480,9 +485,10 @@ class TTCState(State):
         parts.append(moves)
         return MoveSequence(parts)
 
-    def _nullify_moves(self, side: str) -> list[Move]:
+    def _nullify_moves(self, side: str) -> tuple[int, Callable[[int], Move]]:
         """Every choice of exactly the excess number of items (a multiset of item ids, sorted),
-        the A-12 default (least Power removed) first, then by Power removed and ids."""
+        the A-12 default (least Power removed) first, then by Power removed and ids: a
+        :class:`MoveSequence` part, each move built when asked for."""
         need = excess_items(self._warriors, self._items, side)
         own, opposing = present(self._warriors[side]), present(self._warriors[OTHER_SIDE[side]])
         its = self._items[side]
@@ -496,7 +502,7 @@ class TTCState(State):
         for pws in powers.values():
             pws.sort()
         choices = _nullify_choices(need, tuple((item, tuple(powers[item])) for item in sorted(powers)))
-        return [{"type": "nullify-items", "items": list(items)} for items in choices]
+        return len(choices), partial(_nullify_move, choices)
 
     def check(self, move: Any) -> Verdict:
         return self._validate(move)[0]
