@@ -350,6 +350,8 @@ class TTCState(State):
         self._forfeited: int | None = None
         self._order: list[int] = []
         self._decider: str | None = None
+        #: the decider's excess items (:meth:`_excess`)
+        self._need = 0
         self.seat_names: tuple[str, ...] = SEAT_NAMES  # not game data: how messages name the seats
         #: option duplicate_item = duplicate-card: replacements record the card they stand on
         self._homes = opts["duplicate_item"] == "duplicate-card"
@@ -370,12 +372,19 @@ class TTCState(State):
     def _refresh(self) -> None:
         self._order = self._play_order()
         self._decider = None
+        self._need = 0
         if self._phase == "nullify":
             for q in (0, 1):
                 side = self._side[q]
-                if excess_items(self._warriors, self._items, side):
-                    self._decider = side
+                need = excess_items(self._warriors, self._items, side)
+                if need:
+                    self._decider, self._need = side, need
                     break
+
+    def _excess(self, side: str) -> int:
+        """:func:`excess_items` for ``side``; the decider's, counted by :meth:`_refresh` (which runs
+        after every change to the items and warriors), is not counted again."""
+        return self._need if side == self._decider else excess_items(self._warriors, self._items, side)
 
     def _begin_round(self) -> None:
         self._table, self._warriors, self._items = new_layout()
@@ -489,7 +498,7 @@ class TTCState(State):
         """Every choice of exactly the excess number of items (a multiset of item ids, sorted),
         the A-12 default (least Power removed) first, then by Power removed and ids: a
         :class:`MoveSequence` part, each move built when asked for."""
-        need = excess_items(self._warriors, self._items, side)
+        need = self._excess(side)
         own, opposing = present(self._warriors[side]), present(self._warriors[OTHER_SIDE[side]])
         its = self._items[side]
         # each item's un-nullified copies, weakest first: nullifying c copies removes the c weakest
@@ -590,7 +599,7 @@ class TTCState(State):
                 return self._no("nullify-items", f"{rnd}: no item is to be nullified now; the round's cards are "
                                 "still being played.")
             side = str(self._decider)
-            need = excess_items(self._warriors, self._items, side)
+            need = self._excess(side)
             if len(chosen) != need:
                 return self._no("nullify-items", f"{rnd}: {side.capitalize()} has {_plural(need, 'item')} more than "
                                 f"participating warriors, so exactly {need} must be nullified, not {len(chosen)}.")
@@ -615,7 +624,7 @@ class TTCState(State):
         if card is None:
             return self._no("unknown-card", f"There is no card {cid!r} in the Twin Tower City deck.")
         if self._phase == "nullify":
-            n = excess_items(self._warriors, self._items, str(self._decider))
+            n = self._excess(str(self._decider))
             return self._no("nullify-items", f"{rnd} is being scored: {str(self._decider).capitalize()} must "
                             f"first choose {_plural(n, 'item')} to nullify.")
         if card.kind != PLAY_TYPES[mtype]:
