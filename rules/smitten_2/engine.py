@@ -329,7 +329,29 @@ class SmittenState(State):
         return [m for m in self._candidates() if ok(m)]
 
     def _can_progress(self) -> bool:
-        """Whether any move advances the game: :meth:`_progress_moves` stopping at the first."""
+        """Whether any move advances the game: :meth:`_progress_moves` stopping at the first,
+        without building the candidates where their checks are known: a turn's plays; a step's
+        reveal, discard, choice or name (any candidate passes, so there need only be one)."""
+        s = self.s
+        phase = s["phase"]
+        if phase == "turn":
+            play_fault = self._play_fault
+            for cards in s["hands"]:
+                for c in cards:
+                    if play_fault(c, 0) is None or play_fault(c, 1) is None:
+                        return True
+            if s["mode"] != "solo":  # a duo turn's candidates are plays only
+                return False
+        elif phase == "follow":
+            step = self.step()
+            assert step is not None
+            kind = step["do"]
+            if kind in ("reveal", "discard"):
+                return bool(s["hands"][self.partner()])
+            if kind == "choose":
+                return bool(step["options"])
+            if kind == "name":
+                return bool(self._name_values(step))
         return any(map(self._candidate_check(), self._candidates()))
 
     def _candidate_check(self) -> Callable[[Move], bool]:
