@@ -245,10 +245,8 @@ class SmittenState(State):
 
     def holder(self, card: str) -> int | None:
         """The hand holding ``card`` face up, or None."""
-        for h in (0, 1):
-            if card in self.s["hands"][h]:
-                return h
-        return None
+        left, right = self.s["hands"]
+        return 0 if card in left else 1 if card in right else None
 
     def placed(self) -> int:
         g0, g1 = self.s["grids"]
@@ -258,11 +256,12 @@ class SmittenState(State):
         return self.s["steps"][0] if self.s["phase"] == "follow" and self.s["steps"] else None
 
     def deciders(self) -> list[int]:
-        if self.is_terminal():
+        s = self.s
+        if "end" in s:
             return []
-        if self.solo:
+        if s["mode"] == "solo":
             return [0]
-        if self.s["phase"] == "turn":
+        if s["phase"] == "turn":
             return [0, 1]
         step = self.step()
         assert step is not None
@@ -276,7 +275,8 @@ class SmittenState(State):
         return None if self.is_terminal() or self.solo else (int(self.s["active"]) if self.s["active"] >= 0 else 0)
 
     def player_of(self, move: Move) -> int | None:
-        if not self.solo and self.s["phase"] == "turn" and move.get("type") == "play":
+        s = self.s
+        if s["phase"] == "turn" and s["mode"] != "solo" and move.get("type") == "play":
             return self.holder(move["card"])
         return self.current_player()
 
