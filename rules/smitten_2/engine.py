@@ -60,6 +60,7 @@ MOVE_TYPES = tuple(MOVE_FIELDS)
 #: fields holding text, and fields holding a whole number; "value" takes either
 TEXT_FIELDS = ("card", "words")
 INT_FIELDS = ("grid", "hand", "option")
+_FIELD_SETS = {t: frozenset(f) for t, f in MOVE_FIELDS.items()}
 #: per move type, its TEXT_FIELDS and its INT_FIELDS (in those tuples' order)
 _TYPED_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     t: (tuple(k for k in TEXT_FIELDS if k in f), tuple(k for k in INT_FIELDS if k in f)) for t, f in MOVE_FIELDS.items()}
@@ -93,6 +94,7 @@ def _neighbours(pos: int) -> list[int]:
     return out
 
 
+_CARD_SET = frozenset(CARDS)
 NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
 #: each card's position, looked up (the checks ask for it at every candidate)
 _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
@@ -396,7 +398,7 @@ class SmittenState(State):
         if t not in MOVE_FIELDS:
             return _v("move-format", f"Unknown move type '{t}'.")
         fields = MOVE_FIELDS[t]
-        if len(move) != len(fields) or not all(key in move for key in fields):  # else exactly its fields
+        if move.keys() != _FIELD_SETS[t]:  # else exactly its fields
             for key in sorted(move):
                 if key not in fields:
                     return _v("move-format", f"A '{t}' move has no field '{key}'.")
@@ -414,7 +416,7 @@ class SmittenState(State):
             return _v("move-format", "Field 'value' must be a whole number or a string.")
         if t == "forfeit":
             return Verdict.legal()
-        if "card" in move and move["card"] not in CARDS:
+        if "card" in move and move["card"] not in _CARD_SET:
             return _v("unknown-card", f"There is no card '{move['card']}' (cards are 1a, 1b ... 9a, 9b).")
         if "grid" in move and move["grid"] not in (0, 1):
             return _v("unknown-grid", f"There is no grid {move['grid']} (the grids are 0 and 1).")
