@@ -139,3 +139,76 @@ def test_choose_picks_what_choosing_from_the_full_list_picks(game_id, policy):
                 assert move == expected
             ref.setstate(rng.getstate())
             state.apply(move)
+
+
+def _random_states(game_id, players, options, seeds):
+    """Every non-final position of random games (the state itself, moved on after the yield)."""
+    game = rules.get_game(game_id)
+    for seed in seeds:
+        state = game.new_state(seed=seed, options=options, num_players=players)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            yield state
+            state.apply(rng.choice(list(state.choice_moves())))
+
+
+SMITTEN_SETTINGS = [(2, {}), (2, {"difficulty": "hard"}), (2, {"difficulty": "easy"}), (1, {}),
+                    (1, {"solo_easy": True, "solo_left_hand": True}), (1, {"solo_balance": True})]
+
+
+@pytest.mark.parametrize("players, options", SMITTEN_SETTINGS)
+def test_smitten_fault_codes_decide_as_the_worded_checks(players, options):
+    """Smitten 2 judges its candidates by fault codes (no refusal worded): the same answers as
+    the worded checks, for each card in each grid, each candidate and whether any move goes on."""
+    from rules.smitten_2.engine import CARDS
+    seen = {True: 0, False: 0}
+    for state in _random_states("smitten-2", players, options, range(12)):
+        candidates = state._candidates()
+        by_words = [state._check_rules(m).ok for m in candidates]
+        ok = state._candidate_check()
+        assert [ok(m) for m in candidates] == by_words
+        assert state._progress_moves() == [m for m, good in zip(candidates, by_words) if good]
+        assert state._can_progress() == any(by_words)
+        seen[any(by_words)] += 1
+        for card in CARDS:
+            for grid in (0, 1):
+                fault, verdict = state._play_fault(card, grid), state._check_play(card, grid)
+                assert verdict.ok == (fault is None)
+                if fault is not None:
+                    assert verdict.rule == ("left-hand" if fault == "left-hand-first" else fault)
+    assert seen[True] > 50
+
+
+def test_obren_lines_through_the_moved_cells_end_the_game_as_a_full_board_search():
+    """Obren Buttons looks for lines of four only through the cells a move changed: the game ends
+    (and who wins) as a search of the whole board decides."""
+    from rules.obren_buttons.engine import _has_line
+    wins = 0
+    for state in _random_states("obren-buttons", 2, {}, range(30)):
+        seat = state.current_player()
+        mine, theirs = state.s["colors"][seat], state.s["colors"][1 - seat]
+        assert not _has_line(state.s["board"], mine) and not _has_line(state.s["board"], theirs)
+        for move in list(state.choice_moves()):
+            after = state.clone()
+            after.apply(move)
+            board, end = after.s["board"], after.s.get("end")
+            expected = seat if _has_line(board, mine) else 1 - seat if _has_line(board, theirs) else None
+            if expected is None:
+                assert end is None or end["reason"] != "line-of-four"
+            else:
+                wins += 1
+                assert end == {"reason": "line-of-four", "winner": expected}
+    assert wins > 20
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_ttc_counted_excess_is_the_recount(players):
+    """Twin Tower City counts the decider's excess items when it refreshes: each check reading
+    it sees what counting again gives."""
+    from rules.twin_tower_city.scoring import excess_items
+    nullify = 0
+    for state in _random_states("twin-tower-city", players, {}, range(8)):
+        for side in ("dark", "light"):
+            assert state._excess(side) == excess_items(state._warriors, state._items, side)
+        nullify += state._phase == "nullify"
+    assert nullify > 5

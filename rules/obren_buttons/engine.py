@@ -101,7 +101,7 @@ class ObrenGame(Game):
 
 def _deal(opts: JSONDict, rng: random.Random) -> list[str]:
     """The solo bag fill: all sixteen buttons in the order drawn (a1, b1, ... d4)."""
-    names = list(B.button_names(opts["numbering"]))
+    names = list(_button_table(opts["numbering"]))
     if opts["deal"] == "random":
         rng.shuffle(names)
         return names
@@ -115,7 +115,7 @@ def _deal(opts: JSONDict, rng: random.Random) -> list[str]:
 
 
 def _checked_setup(setup: Mapping[str, Any], opts: JSONDict) -> JSONDict:
-    names = B.button_names(opts["numbering"])
+    names = _button_table(opts["numbering"])  # read only
     if "fill" in setup:
         fill = setup["fill"]
         if not isinstance(fill, list) or not all(isinstance(b, str) for b in fill):
@@ -201,6 +201,24 @@ def _has_line_fast(board: list[str], color: str) -> bool:
     """:func:`_has_line` on the board's cell indexes, without a name lookup per cell."""
     colors = B.ALL_BUTTONS
     for line in _LINE_INDEXES:
+        for i in line:
+            name = board[i]
+            if not name or colors[name][0] != color:
+                break
+        else:
+            return True
+    return False
+
+
+#: the lines of four through each cell, by the cell's index
+_LINES_THROUGH = tuple(tuple(line for line in _LINE_INDEXES if i in line) for i in range(len(B.CELLS)))
+
+
+def _has_line_through(board: list[str], color: str, lines: tuple[tuple[int, ...], ...]) -> bool:
+    """:func:`_has_line_fast` over ``lines`` only: after a move, the lines through the cells it
+    changed (any other line was as complete before the move, when the game would have ended)."""
+    colors = B.ALL_BUTTONS
+    for line in lines:
         for i in line:
             name = board[i]
             if not name or colors[name][0] != color:
@@ -449,14 +467,17 @@ class ObrenState(State):
             return
         board = s["board"]
         if t == "place":
-            board[B.CELL_INDEX[move["cell"]]] = move["button"]
+            j = B.CELL_INDEX[move["cell"]]
+            board[j] = move["button"]
             s["last_swap"] = []
             s["history"] = []
+            lines = _LINES_THROUGH[j]
         else:
             i, j = B.CELL_INDEX[move["from"]], B.CELL_INDEX[move["to"]]
             other = board[j]
             board[i], board[j] = other, move["button"]
             s["last_swap"] = sorted([move["button"], other]) if other else []
+            lines = _LINES_THROUGH[i] + _LINES_THROUGH[j]
         if self.solo:
             if goal_met(board, s["options"]["goal"]):
                 s["end"] = {"reason": "goal", "winner": 0}
@@ -465,9 +486,9 @@ class ObrenState(State):
             return
         mine, theirs = s["colors"][seat], s["colors"][1 - seat]
         s["turn"] = 1 - seat
-        if _has_line(board, mine):
+        if _has_line_through(board, mine, lines):
             s["end"] = {"reason": "line-of-four", "winner": seat}
-        elif _has_line(board, theirs):
+        elif _has_line_through(board, theirs, lines):
             s["end"] = {"reason": "line-of-four", "winner": 1 - seat}
         elif s["moves"] >= s["options"]["move_cap"]:
             s["end"] = {"reason": "move-cap", "winner": -1}

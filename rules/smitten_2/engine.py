@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import random
 from importlib import resources
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, copy_json, view_zone
 
@@ -60,6 +60,10 @@ MOVE_TYPES = tuple(MOVE_FIELDS)
 #: fields holding text, and fields holding a whole number; "value" takes either
 TEXT_FIELDS = ("card", "words")
 INT_FIELDS = ("grid", "hand", "option")
+_FIELD_SETS = {t: frozenset(f) for t, f in MOVE_FIELDS.items()}
+#: per move type, its TEXT_FIELDS and its INT_FIELDS (in those tuples' order)
+_TYPED_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    t: (tuple(k for k in TEXT_FIELDS if k in f), tuple(k for k in INT_FIELDS if k in f)) for t, f in MOVE_FIELDS.items()}
 
 
 def design(card: str) -> int:
@@ -90,6 +94,7 @@ def _neighbours(pos: int) -> list[int]:
     return out
 
 
+_CARD_SET = frozenset(CARDS)
 NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
 #: each card's position, looked up (the checks ask for it at every candidate)
 _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
@@ -242,10 +247,8 @@ class SmittenState(State):
 
     def holder(self, card: str) -> int | None:
         """The hand holding ``card`` face up, or None."""
-        for h in (0, 1):
-            if card in self.s["hands"][h]:
-                return h
-        return None
+        left, right = self.s["hands"]
+        return 0 if card in left else 1 if card in right else None
 
     def placed(self) -> int:
         g0, g1 = self.s["grids"]
@@ -255,11 +258,12 @@ class SmittenState(State):
         return self.s["steps"][0] if self.s["phase"] == "follow" and self.s["steps"] else None
 
     def deciders(self) -> list[int]:
-        if self.is_terminal():
+        s = self.s
+        if "end" in s:
             return []
-        if self.solo:
+        if s["mode"] == "solo":
             return [0]
-        if self.s["phase"] == "turn":
+        if s["phase"] == "turn":
             return [0, 1]
         step = self.step()
         assert step is not None
@@ -273,7 +277,8 @@ class SmittenState(State):
         return None if self.is_terminal() or self.solo else (int(self.s["active"]) if self.s["active"] >= 0 else 0)
 
     def player_of(self, move: Move) -> int | None:
-        if not self.solo and self.s["phase"] == "turn" and move.get("type") == "play":
+        s = self.s
+        if s["phase"] == "turn" and s["mode"] != "solo" and move.get("type") == "play":
             return self.holder(move["card"])
         return self.current_player()
 
@@ -322,11 +327,58 @@ class SmittenState(State):
         return out
 
     def _progress_moves(self) -> list[Move]:
-        return [m for m in self._candidates() if self._check_rules(m).ok]
+        ok = self._candidate_check()
+        return [m for m in self._candidates() if ok(m)]
 
     def _can_progress(self) -> bool:
-        """Whether any move advances the game: :meth:`_progress_moves` stopping at the first."""
-        return any(self._check_rules(m).ok for m in self._candidates())
+        """Whether any move advances the game: :meth:`_progress_moves` stopping at the first,
+        without building the candidates where their checks are known: a turn's plays; a step's
+        reveal, discard, choice or name (any candidate passes, so there need only be one)."""
+        s = self.s
+        phase = s["phase"]
+        if phase == "turn":
+            play_fault = self._play_fault
+            for cards in s["hands"]:
+                for c in cards:
+                    if play_fault(c, 0) is None or play_fault(c, 1) is None:
+                        return True
+            if s["mode"] != "solo":  # a duo turn's candidates are plays only
+                return False
+        elif phase == "follow":
+            step = self.step()
+            assert step is not None
+            kind = step["do"]
+            if kind in ("reveal", "discard"):
+                return bool(s["hands"][self.partner()])
+            if kind == "choose":
+                return bool(step["options"])
+            if kind == "name":
+                return bool(self._name_values(step))
+        return any(map(self._candidate_check(), self._candidates()))
+
+    def _candidate_check(self) -> Callable[[Move], bool]:
+        """Whether an enumerated candidate (:meth:`_candidates`, well formed) passes the rules:
+        :meth:`_check_rules`'s answer, plays and placements (the most candidates) judged by their
+        fault codes (:meth:`_play_fault`, :meth:`_position_fault`) without wording refusals."""
+        s = self.s
+        phase = s["phase"]
+        check = self._check_rules
+        if phase == "turn" or phase == "flipped":
+            play_fault = self._play_fault
+
+            def ok(m: Move) -> bool:
+                if m["type"] == "play":
+                    return play_fault(m["card"], m["grid"]) is None
+                return check(m).ok
+            return ok
+        if phase == "follow":
+            step = self.step()
+            assert step is not None
+            if step["do"] == "place":  # _check_step: a candidate's card is in the partner's hand
+                partner = self.partner()
+                follows, fault = self._follows, self._position_fault
+                return lambda m: follows(step, m["card"], m["grid"]) and fault(m["card"], m["grid"], partner) is None
+        return lambda m: check(m).ok
 
     def legal_moves(self) -> list[Move]:
         """Every move that advances the game (table talk, optional and changing nothing, is not listed)."""
@@ -345,23 +397,26 @@ class SmittenState(State):
         t = move["type"]
         if t not in MOVE_FIELDS:
             return _v("move-format", f"Unknown move type '{t}'.")
-        for key in sorted(move):
-            if key not in MOVE_FIELDS[t]:
-                return _v("move-format", f"A '{t}' move has no field '{key}'.")
-        for key in MOVE_FIELDS[t]:
-            if key not in move:
-                return _v("move-format", f"A '{t}' move needs a '{key}'.")
-        for key in TEXT_FIELDS:
-            if key in move and not isinstance(move[key], str):
+        fields = MOVE_FIELDS[t]
+        if move.keys() != _FIELD_SETS[t]:  # else exactly its fields
+            for key in sorted(move):
+                if key not in fields:
+                    return _v("move-format", f"A '{t}' move has no field '{key}'.")
+            for key in fields:
+                if key not in move:
+                    return _v("move-format", f"A '{t}' move needs a '{key}'.")
+        text_fields, int_fields = _TYPED_FIELDS[t]  # the move has exactly its type's fields here
+        for key in text_fields:
+            if not isinstance(move[key], str):
                 return _v("move-format", f"Field '{key}' must be a string.")
-        for key in INT_FIELDS:
-            if key in move and type(move[key]) is not int:
+        for key in int_fields:
+            if type(move[key]) is not int:
                 return _v("move-format", f"Field '{key}' must be a whole number.")
         if "value" in move and type(move["value"]) not in (int, str):
             return _v("move-format", "Field 'value' must be a whole number or a string.")
         if t == "forfeit":
             return Verdict.legal()
-        if "card" in move and move["card"] not in CARDS:
+        if "card" in move and move["card"] not in _CARD_SET:
             return _v("unknown-card", f"There is no card '{move['card']}' (cards are 1a, 1b ... 9a, 9b).")
         if "grid" in move and move["grid"] not in (0, 1):
             return _v("unknown-grid", f"There is no grid {move['grid']} (the grids are 0 and 1).")
@@ -423,37 +478,77 @@ class SmittenState(State):
             return _v("own-hand", f"Card {move['card']} is not in your hand.")
         return verdict
 
-    def _check_play(self, card: str, grid: int) -> Verdict:
+    def _play_fault(self, card: str, grid: int) -> str | None:
+        """What a play of ``card`` to ``grid`` breaks (:meth:`_check_play`'s order), or None: a rule
+        id, or ``left-hand-first`` (the left-hand rule's first play)."""
         s = self.s
         if s["phase"] == "flipped" and card != s["forced"]:
-            return _v("flipped-card", f"The flipped card {s['forced']} is the card to play.")
+            return "flipped-card"
         hand = self.holder(card)
         if hand is None:
-            if card in s["down"]:
-                return _v("face-down", f"Card {card} is face down: flip it to play it.")
+            return "face-down" if card in s["down"] else "own-hand"
+        if s["mode"] == "solo" and s["options"]["solo_left_hand"] and s["plays"] == 0 and hand != 0:
+            return "left-hand-first"  # the rule is left-hand; the code tells the two refusals apart
+        return self._position_fault(card, grid, hand)
+
+    def _check_play(self, card: str, grid: int) -> Verdict:
+        fault = self._play_fault(card, grid)
+        if fault is None:
+            return Verdict.legal()
+        s = self.s
+        if fault == "flipped-card":
+            return _v("flipped-card", f"The flipped card {s['forced']} is the card to play.")
+        if fault == "face-down":
+            return _v("face-down", f"Card {card} is face down: flip it to play it.")
+        if fault == "own-hand":
             return _v("own-hand", f"Card {card} is not in a hand.")
-        if self.solo and s["options"]["solo_left_hand"] and s["plays"] == 0 and hand != 0:
+        if fault == "left-hand-first":
             return _v("left-hand", "The first card played comes from the left hand (hand 0).")
+        hand = self.holder(card)
+        assert hand is not None
         return self._check_position(card, grid, hand)
 
-    def _check_position(self, card: str, grid: int, hand: int) -> Verdict:
+    def _position_fault(self, card: str, grid: int, hand: int) -> str | None:
+        """The rule placing ``card`` (from ``hand``) in ``grid`` breaks (:meth:`_check_position`'s
+        order), or None."""
         s = self.s
         cells = s["grids"][grid]
-        pos = position(card)
+        pos = _POSITIONS.get(card)
+        if pos is None:
+            pos = position(card)
         if cells[pos]:
-            return _v("position-taken", f"Position {pos + 1} of grid {grid} already holds {cells[pos]}.")
+            return "position-taken"
         empty = cells.count("")  # an empty position holds ""
-        if empty != SLOTS and not any(cells[n] for n in NEIGHBOURS[pos]):
+        if empty != SLOTS:
+            for n in NEIGHBOURS[pos]:
+                if cells[n]:
+                    break
+            else:
+                return "adjacency"
+        options = s["options"]
+        solo = s["mode"] == "solo"
+        if options["solo_balance"] if solo else options["difficulty"] == "hard":
+            if (SLOTS - empty + 1) - (SLOTS - s["grids"][1 - grid].count("")) >= 2:
+                return "balance"
+        if solo and options["solo_left_hand"] and hand != 0 and self.placed() + 1 == WIN_CARDS:
+            return "left-hand"
+        return None
+
+    def _check_position(self, card: str, grid: int, hand: int) -> Verdict:
+        fault = self._position_fault(card, grid, hand)
+        if fault is None:
+            return Verdict.legal()
+        cells = self.s["grids"][grid]
+        pos = position(card)
+        if fault == "position-taken":
+            return _v("position-taken", f"Position {pos + 1} of grid {grid} already holds {cells[pos]}.")
+        if fault == "adjacency":
             return _v("adjacency", f"Position {pos + 1} of grid {grid} is not next to a card in that grid.")
-        balance = s["options"]["solo_balance"] if self.solo else s["options"]["difficulty"] == "hard"
-        if balance:
-            mine = SLOTS - empty + 1
-            other = SLOTS - s["grids"][1 - grid].count("")
-            if mine - other >= 2:
-                return _v("balance", f"Grid {grid} would have {mine} cards against {other} in the other grid.")
-        if self.solo and s["options"]["solo_left_hand"] and self.placed() + 1 == WIN_CARDS and hand != 0:
-            return _v("left-hand", "The last card placed comes from the left hand (hand 0).")
-        return Verdict.legal()
+        if fault == "balance":
+            mine = SLOTS - cells.count("") + 1
+            other = SLOTS - self.s["grids"][1 - grid].count("")
+            return _v("balance", f"Grid {grid} would have {mine} cards against {other} in the other grid.")
+        return _v("left-hand", "The last card placed comes from the left hand (hand 0).")
 
     def _check_step(self, step: JSONDict, move: Move) -> Verdict:
         s = self.s
@@ -539,7 +634,7 @@ class SmittenState(State):
             s["hands"][hand].append(card)
             s["forced"] = card
             s["phase"] = "flipped"
-            if not any(self._check_play(card, g).ok for g in (0, 1)):
+            if all(self._play_fault(card, g) is not None for g in (0, 1)):
                 s["end"] = {"reason": "face-down-unplayable", "won": False}
             return
         elif t == "swap":

@@ -110,6 +110,11 @@ def _army_move(cid: str, swaps: tuple[tuple[tuple[str, str], ...], ...], index: 
     return {"type": "play-army", "card": cid, "swaps": [{"replace": t, "with": w} for t, w in swaps[index]]}
 
 
+def _nullify_move(choices: tuple[tuple[str, ...], ...], index: int) -> Move:
+    """The ``index``-th nullify-items choice of :func:`_nullify_choices`."""
+    return {"type": "nullify-items", "items": list(choices[index])}
+
+
 @lru_cache(maxsize=4096)
 def _nullify_choices(need: int, powers: tuple[tuple[str, tuple[int, ...]], ...]) -> tuple[tuple[str, ...], ...]:
     """Every multiset of ``need`` item ids (sorted) from ``powers`` (item id -> its copies' Powers,
@@ -346,6 +351,8 @@ class TTCState(State):
         self._forfeited: int | None = None
         self._order: list[int] = []
         self._decider: str | None = None
+        #: the decider's excess items (:meth:`_excess`)
+        self._need = 0
         self.seat_names: tuple[str, ...] = SEAT_NAMES  # not game data: how messages name the seats
         #: option duplicate_item = duplicate-card: replacements record the card they stand on
         self._homes = opts["duplicate_item"] == "duplicate-card"
@@ -366,12 +373,19 @@ class TTCState(State):
     def _refresh(self) -> None:
         self._order = self._play_order()
         self._decider = None
+        self._need = 0
         if self._phase == "nullify":
             for q in (0, 1):
                 side = self._side[q]
-                if excess_items(self._warriors, self._items, side):
-                    self._decider = side
+                need = excess_items(self._warriors, self._items, side)
+                if need:
+                    self._decider, self._need = side, need
                     break
+
+    def _excess(self, side: str) -> int:
+        """:func:`excess_items` for ``side``; the decider's, counted by :meth:`_refresh` (which runs
+        after every change to the items and warriors), is not counted again."""
+        return self._need if side == self._decider else excess_items(self._warriors, self._items, side)
 
     def _begin_round(self) -> None:
         self._table, self._warriors, self._items = new_layout()
@@ -451,7 +465,7 @@ class TTCState(State):
         if self._phase == "over":
             return MoveSequence([])
         if self._phase == "nullify":
-            return MoveSequence([self._nullify_moves(str(self._decider))])
+            return MoveSequence([self._nullify_moves(str(self._decider))])  # built when picked
         p = self._order[self._step]
         side = self._side[p]
         hand = self._hands[p]
@@ -481,10 +495,11 @@ class TTCState(State):
         parts.append(moves)
         return MoveSequence(parts)
 
-    def _nullify_moves(self, side: str) -> list[Move]:
+    def _nullify_moves(self, side: str) -> tuple[int, Callable[[int], Move]]:
         """Every choice of exactly the excess number of items (a multiset of item ids, sorted),
-        the A-12 default (least Power removed) first, then by Power removed and ids."""
-        need = excess_items(self._warriors, self._items, side)
+        the A-12 default (least Power removed) first, then by Power removed and ids: a
+        :class:`MoveSequence` part, each move built when asked for."""
+        need = self._excess(side)
         own, opposing = present(self._warriors[side]), present(self._warriors[OTHER_SIDE[side]])
         its = self._items[side]
         # each item's un-nullified copies, weakest first: nullifying c copies removes the c weakest
@@ -497,7 +512,7 @@ class TTCState(State):
         for pws in powers.values():
             pws.sort()
         choices = _nullify_choices(need, tuple((item, tuple(powers[item])) for item in sorted(powers)))
-        return [{"type": "nullify-items", "items": list(items)} for items in choices]
+        return len(choices), partial(_nullify_move, choices)
 
     def check(self, move: Any) -> Verdict:
         return self._validate(move)[0]
@@ -585,7 +600,7 @@ class TTCState(State):
                 return self._no("nullify-items", f"{rnd}: no item is to be nullified now; the round's cards are "
                                 "still being played.")
             side = str(self._decider)
-            need = excess_items(self._warriors, self._items, side)
+            need = self._excess(side)
             if len(chosen) != need:
                 return self._no("nullify-items", f"{rnd}: {side.capitalize()} has {_plural(need, 'item')} more than "
                                 f"participating warriors, so exactly {need} must be nullified, not {len(chosen)}.")
@@ -610,7 +625,7 @@ class TTCState(State):
         if card is None:
             return self._no("unknown-card", f"There is no card {cid!r} in the Twin Tower City deck.")
         if self._phase == "nullify":
-            n = excess_items(self._warriors, self._items, str(self._decider))
+            n = self._excess(str(self._decider))
             return self._no("nullify-items", f"{rnd} is being scored: {str(self._decider).capitalize()} must "
                             f"first choose {_plural(n, 'item')} to nullify.")
         if card.kind != PLAY_TYPES[mtype]:
