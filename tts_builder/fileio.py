@@ -23,7 +23,7 @@ import re
 import stat
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from tts_builder.errors import InputError
 
@@ -179,17 +179,24 @@ def read_input_bytes(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTE
     """The bytes of a regular file of at most ``limit`` bytes, or InputError naming it."""
     p = Path(path)
     info = require_regular_file(p)
-    if info.st_size > limit:
-        raise InputError(f"{p}: {info.st_size} bytes, above the limit of {limit} bytes")
     try:
         with open(p, "rb") as fh:
-            raw = fh.read(limit + 1)  # the file may have grown since the stat
+            return read_within(fh, str(p), info.st_size, limit)
     except IsADirectoryError:
         raise InputError(f"{p}: is a folder, not a file") from None
     except OSError as exc:
         raise InputError(f"{p}: cannot read ({exc.strerror})") from None
+
+
+def read_within(stream: IO[bytes], source: str, declared_size: int, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of an open ``stream`` said to hold ``declared_size`` bytes (a stat, a zip header),
+    or InputError naming ``source`` when either that or what is read is above ``limit``: the file
+    may have grown since the stat, and a zip header may lie."""
+    if declared_size > limit:
+        raise InputError(f"{source}: {declared_size} bytes, above the limit of {limit} bytes")
+    raw = stream.read(limit + 1)
     if len(raw) > limit:
-        raise InputError(f"{p}: more than the limit of {limit} bytes")
+        raise InputError(f"{source}: more than the limit of {limit} bytes")
     return raw
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from tts_builder.errors import InputError
-from tts_builder.fileio import MAX_FILE_BYTES, read_input_bytes
+from tts_builder.fileio import MAX_FILE_BYTES, read_input_bytes, read_within
 
 #: a folder or an archive contributes the files whose names end so
 TRANSCRIPT_SUFFIX = ".json"
@@ -46,20 +46,14 @@ class Source:
         try:
             with zipfile.ZipFile(self.path) as archive:
                 info = archive.getinfo(self.member)
-                if info.file_size > MAX_FILE_BYTES:
-                    raise InputError(f"{self.name}: {info.file_size} bytes, above the limit of "
-                                     f"{MAX_FILE_BYTES} bytes")
                 with archive.open(info) as member:
-                    raw = member.read(MAX_FILE_BYTES + 1)  # a lying header cannot inflate past this
+                    return read_within(member, self.name, info.file_size, MAX_FILE_BYTES)
         except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, NotImplementedError, EOFError) as exc:
             raise InputError(f"{self.name}: cannot read from the archive ({exc})") from None
         except RuntimeError as exc:  # an encrypted member
             raise InputError(f"{self.name}: cannot read from the archive ({exc})") from None
         except OSError as exc:
             raise InputError(f"{self.name}: cannot read ({exc.strerror or exc})") from None
-        if len(raw) > MAX_FILE_BYTES:
-            raise InputError(f"{self.name}: more than the limit of {MAX_FILE_BYTES} bytes")
-        return raw
 
 
 def _is_folder(path: str) -> bool:

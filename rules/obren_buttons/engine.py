@@ -199,15 +199,7 @@ def _button_table(numbering: str) -> dict[str, tuple[str, int]]:
 
 def _has_line_fast(board: list[str], color: str) -> bool:
     """:func:`_has_line` on the board's cell indexes, without a name lookup per cell."""
-    colors = B.ALL_BUTTONS
-    for line in _LINE_INDEXES:
-        for i in line:
-            name = board[i]
-            if not name or colors[name][0] != color:
-                break
-        else:
-            return True
-    return False
+    return _has_line_through(board, color, _LINE_INDEXES)
 
 
 #: the lines of four through each cell, by the cell's index
