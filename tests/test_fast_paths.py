@@ -212,3 +212,37 @@ def test_ttc_counted_excess_is_the_recount(players):
             assert state._excess(side) == excess_items(state._warriors, state._items, side)
         nullify += state._phase == "nullify"
     assert nullify > 5
+
+
+class _Str(str):
+    pass
+
+
+class _List(list):  # type: ignore[type-arg]
+    pass
+
+
+def _strings_the_long_way(x):
+    if isinstance(x, str):
+        return {x}
+    if isinstance(x, dict):
+        x = list(x.values())
+    if isinstance(x, list):
+        return set().union(*map(_strings_the_long_way, x)) if x else set()
+    return set()
+
+
+@pytest.mark.parametrize("game_id", rules.game_ids())
+def test_mutants_state_strings_are_every_string_value(game_id):
+    from rules.mutate import _strings
+
+    odd = {"a": ["x", 1, None, 2.5, True], "b": [_Str("sub"), "y"], "c": _List(["z", [False, "deep"]]),
+           "d": [[], {}, [1.0]], "e": ["only", "strings"], "f": {"k": _Str("v")}, "g": "top"}
+    assert _strings(odd) == _strings_the_long_way(odd) == {"x", "sub", "y", "z", "deep", "only", "strings", "v",
+                                                           "top"}
+    transcript = play_game(game_id, 3, policy="random")
+    state = rules.get_game(game_id).new_state(seed=3)  # as play_game sets it up
+    for entry in transcript["moves"][:40]:
+        data = state.to_json()
+        assert _strings(data) == _strings_the_long_way(data)
+        state.apply({k: v for k, v in entry.items() if k != "player"})
