@@ -246,3 +246,55 @@ def test_mutants_state_strings_are_every_string_value(game_id):
         data = state.to_json()
         assert _strings(data) == _strings_the_long_way(data)
         state.apply({k: v for k, v in entry.items() if k != "player"})
+
+
+def _ttc_heuristic_the_long_way(roster, cards, obs, moves, rng):
+    """The Twin Tower City heuristic evaluating every distinct move's round (no memo by warriors)."""
+    from rules.twin_tower_city.cards import OTHER_SIDE
+    from rules.twin_tower_city.heuristic import SPECIAL_COST, _after
+    from rules.twin_tower_city.scoring import round_totals
+
+    moves = [m for m in moves if m["type"] != "forfeit"] or moves
+    if moves[0]["type"] not in SPECIAL_COST:
+        return moves[0]
+    side = obs["side"]
+    best, best_value = [], None
+    for move in moves:
+        totals = round_totals(roster, cards, *_after(obs, move, cards), obs["options"])
+        value = totals[side] - totals[OTHER_SIDE[side]] - SPECIAL_COST[move["type"]]
+        if best_value is None or value > best_value:
+            best, best_value = [move], value
+        elif value == best_value:
+            best.append(move)
+    return best[rng.randrange(len(best))]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_ttc_heuristic_decides_as_evaluating_every_move(players):
+    """The heuristic's margins remembered by the side's strongest warriors pick the move (and draw
+    the random numbers) evaluating every move's round picks, under every option value."""
+    from rules.twin_tower_city.engine import CARDS, ROSTER
+    from rules.twin_tower_city.heuristic import heuristic_move
+
+    game = rules.get_game("twin-tower-city")
+    decisions = 0
+    for options in game.option_variants():
+        if options.get("teams") is False and players > 2:
+            continue
+        try:
+            state = game.new_state(seed=7, options=options, num_players=players)
+        except rules.SetupError:
+            continue
+        rng = random.Random(7)
+        while not state.is_terminal():
+            moves = list(state.choice_moves())
+            seat = state.current_player()
+            obs = state.observation(seat)
+            ref = random.Random()
+            ref.setstate(rng.getstate())
+            move = heuristic_move(ROSTER, CARDS, obs, moves, rng)
+            assert move == _ttc_heuristic_the_long_way(ROSTER, CARDS, obs, moves, ref), (options, move)
+            assert ref.getstate() == rng.getstate()
+            decisions += 1
+            state.apply(move)
+    assert decisions > 100
