@@ -37,11 +37,17 @@ def _after(obs: Mapping[str, Any], move: Move, cards: Mapping[str, Card]
             warriors[s].append({"warrior": card.warriors[s], "level": 0, "card": card.id, "replaced": False})
             items[s].append({"item": card.items[s], "nullified": False})
         return table, warriors, items
+    warriors[side] = _side_slots(obs, move, card)
+    return table, warriors, items
+
+
+def _side_slots(obs: Mapping[str, Any], move: Move, card: Card) -> list[JSONDict]:
+    """The moving side's warrior slots after an Army or Warrior card ``move`` (a copy)."""
     if card.kind == "army":
         swaps = [(sw["replace"], sw["with"], 0) for sw in move["swaps"]]
     else:
         swaps = [(move["replace"], str(card.warrior), card.level)]
-    slots = warriors[side]
+    slots = list(obs["warriors"][obs["side"]])
     taken: set[int] = set()
     for token, incoming, level in sorted(swaps):
         for n, slot in enumerate(slots):
@@ -50,7 +56,7 @@ def _after(obs: Mapping[str, Any], move: Move, cards: Mapping[str, Card]
                 slots[n] = {**slot, "replaced": True}
                 break
         slots.append({"warrior": incoming, "level": level, "card": card.id, "replaced": False})
-    return table, warriors, items
+    return slots
 
 
 def _top(roster: Roster, slots: list[JSONDict]) -> tuple[tuple[str, int], ...]:
@@ -88,11 +94,11 @@ def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, 
         if key and key in seen:
             value = seen[key]
         else:
-            table, warriors, items = _after(obs, move, cards)
-            top_key = _top(roster, warriors[side]) if by_top is not None and card.kind != "battle" else None
+            top_key = _top(roster, _side_slots(obs, move, card)) \
+                if by_top is not None and card.kind != "battle" else None
             margin = by_top.get(top_key) if by_top is not None and top_key is not None else None
             if margin is None:
-                totals = round_totals(roster, cards, table, warriors, items, options)
+                totals = round_totals(roster, cards, *_after(obs, move, cards), options)
                 margin = totals[side] - totals[other]
                 if by_top is not None and top_key is not None:
                     by_top[top_key] = margin
