@@ -298,3 +298,52 @@ def test_ttc_heuristic_decides_as_evaluating_every_move(players):
             decisions += 1
             state.apply(move)
     assert decisions > 100
+
+
+def _smitten_score_the_long_way(obs, move, rng):
+    """The Smitten 2 heuristic's score with the whole view deep-copied per guess and worded checks."""
+    from rules.core import copy_json
+    from rules.smitten_2.engine import CARDS, SmittenState
+    from rules.smitten_2.heuristic import SAMPLES, SEARCH_LIMIT, _turn_survives
+
+    total = 0.0
+    for _ in range(SAMPLES):
+        s = copy_json({k: v for k, v in obs.items() if k != "seat"})
+        s["setup"] = {}
+        seen = {c for g in s["grids"] for c in g} | {c for h in s["hands"] for c in h} | set(s["down"]) \
+            | set(s["set_aside"]) | set(s["deck"])
+        pool = [c for c in CARDS if c not in seen]
+        rng.shuffle(pool)
+        for hand in s["hands"]:
+            hand[:] = [pool.pop() if c == "?" else c for c in hand]
+        for key in ("down", "set_aside", "deck"):
+            s[key] = [pool.pop() if c == "?" else c for c in s[key]]
+        trial = SmittenState(s)
+        trial.apply(move)
+        end = trial.s.get("end")
+        if end is not None:
+            total += 1000.0 if end["won"] else -1000.0
+            continue
+        total += 0.0 if _turn_survives(trial, [SEARCH_LIMIT]) else -500.0
+        own = [0, 1] if trial.solo else [int(obs.get("seat", 0))]
+        total += sum(trial._check_position(card, g, h).ok for h in own for card in trial.s["hands"][h]
+                     for g in (0, 1)) + trial.placed()
+    return total / SAMPLES
+
+
+@pytest.mark.parametrize("players, options", SMITTEN_SETTINGS)
+def test_smitten_heuristic_scores_as_the_long_way(players, options):
+    """The heuristic's guesses (only the hidden card lists made anew) and its fault codes score each
+    move as copying the whole view and asking the worded checks does, with the same random draws."""
+    from rules.smitten_2.heuristic import _score
+
+    checked = 0
+    for n, state in enumerate(_random_states("smitten-2", players, options, range(3))):
+        for seat in state.deciders():
+            obs = state.observation(seat)
+            for move in [m for m in state.choice_moves() if state.player_of(m) == seat][:4]:
+                rng, ref = random.Random(n), random.Random(n)
+                assert _score(obs, move, rng) == _smitten_score_the_long_way(obs, move, ref)
+                assert rng.getstate() == ref.getstate()
+                checked += 1
+    assert checked > 30
