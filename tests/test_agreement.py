@@ -105,6 +105,17 @@ def test_the_default_sweep_covers_every_seat_count_and_option_value():
     assert combinations("twin-tower-city", options={"open_hands": True})[0].players == 2
 
 
+def test_combinations_are_found_once_per_process_and_the_same_as_uncached():
+    from tts_builder import agreement
+
+    first = agreement.combinations("two-and-two", options={"deny_window": "always"})
+    assert first == agreement._find_combinations("two-and-two", None, {"deny_window": "always"})
+    first.clear()  # the caller's list is its own: the cache keeps its answer
+    assert agreement.combinations("two-and-two", options={"deny_window": "always"}) == \
+        agreement._find_combinations("two-and-two", None, {"deny_window": "always"})
+    assert ("two-and-two", None, '{"deny_window":"always"}') in agreement._COMBINATIONS
+
+
 @pytest.mark.parametrize("players", [4, 6])
 def test_team_games_agree(players):
     report = check_lua("twin-tower-city", 10, 30, players=players)

@@ -212,3 +212,138 @@ def test_ttc_counted_excess_is_the_recount(players):
             assert state._excess(side) == excess_items(state._warriors, state._items, side)
         nullify += state._phase == "nullify"
     assert nullify > 5
+
+
+class _Str(str):
+    pass
+
+
+class _List(list):  # type: ignore[type-arg]
+    pass
+
+
+def _strings_the_long_way(x):
+    if isinstance(x, str):
+        return {x}
+    if isinstance(x, dict):
+        x = list(x.values())
+    if isinstance(x, list):
+        return set().union(*map(_strings_the_long_way, x)) if x else set()
+    return set()
+
+
+@pytest.mark.parametrize("game_id", rules.game_ids())
+def test_mutants_state_strings_are_every_string_value(game_id):
+    from rules.mutate import _strings
+
+    odd = {"a": ["x", 1, None, 2.5, True], "b": [_Str("sub"), "y"], "c": _List(["z", [False, "deep"]]),
+           "d": [[], {}, [1.0]], "e": ["only", "strings"], "f": {"k": _Str("v")}, "g": "top"}
+    assert _strings(odd) == _strings_the_long_way(odd) == {"x", "sub", "y", "z", "deep", "only", "strings", "v",
+                                                           "top"}
+    transcript = play_game(game_id, 3, policy="random")
+    state = rules.get_game(game_id).new_state(seed=3)  # as play_game sets it up
+    for entry in transcript["moves"][:40]:
+        data = state.to_json()
+        assert _strings(data) == _strings_the_long_way(data)
+        state.apply({k: v for k, v in entry.items() if k != "player"})
+
+
+def _ttc_heuristic_the_long_way(roster, cards, obs, moves, rng):
+    """The Twin Tower City heuristic evaluating every distinct move's round (no memo by warriors)."""
+    from rules.twin_tower_city.cards import OTHER_SIDE
+    from rules.twin_tower_city.heuristic import SPECIAL_COST, _after
+    from rules.twin_tower_city.scoring import round_totals
+
+    moves = [m for m in moves if m["type"] != "forfeit"] or moves
+    if moves[0]["type"] not in SPECIAL_COST:
+        return moves[0]
+    side = obs["side"]
+    best, best_value = [], None
+    for move in moves:
+        totals = round_totals(roster, cards, *_after(obs, move, cards), obs["options"])
+        value = totals[side] - totals[OTHER_SIDE[side]] - SPECIAL_COST[move["type"]]
+        if best_value is None or value > best_value:
+            best, best_value = [move], value
+        elif value == best_value:
+            best.append(move)
+    return best[rng.randrange(len(best))]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_ttc_heuristic_decides_as_evaluating_every_move(players):
+    """The heuristic's margins remembered by the side's strongest warriors pick the move (and draw
+    the random numbers) evaluating every move's round picks, under every option value."""
+    from rules.twin_tower_city.engine import CARDS, ROSTER
+    from rules.twin_tower_city.heuristic import heuristic_move
+
+    game = rules.get_game("twin-tower-city")
+    decisions = 0
+    for options in game.option_variants():
+        if options.get("teams") is False and players > 2:
+            continue
+        try:
+            state = game.new_state(seed=7, options=options, num_players=players)
+        except rules.SetupError:
+            continue
+        rng = random.Random(7)
+        while not state.is_terminal():
+            moves = list(state.choice_moves())
+            seat = state.current_player()
+            obs = state.observation(seat)
+            ref = random.Random()
+            ref.setstate(rng.getstate())
+            move = heuristic_move(ROSTER, CARDS, obs, moves, rng)
+            assert move == _ttc_heuristic_the_long_way(ROSTER, CARDS, obs, moves, ref), (options, move)
+            assert ref.getstate() == rng.getstate()
+            decisions += 1
+            state.apply(move)
+    assert decisions > 100
+
+
+def _smitten_score_the_long_way(obs, move, rng):
+    """The Smitten 2 heuristic's score with the whole view deep-copied per guess and worded checks."""
+    from rules.core import copy_json
+    from rules.smitten_2.engine import CARDS, SmittenState
+    from rules.smitten_2.heuristic import SAMPLES, SEARCH_LIMIT, _turn_survives
+
+    total = 0.0
+    for _ in range(SAMPLES):
+        s = copy_json({k: v for k, v in obs.items() if k != "seat"})
+        s["setup"] = {}
+        seen = {c for g in s["grids"] for c in g} | {c for h in s["hands"] for c in h} | set(s["down"]) \
+            | set(s["set_aside"]) | set(s["deck"])
+        pool = [c for c in CARDS if c not in seen]
+        rng.shuffle(pool)
+        for hand in s["hands"]:
+            hand[:] = [pool.pop() if c == "?" else c for c in hand]
+        for key in ("down", "set_aside", "deck"):
+            s[key] = [pool.pop() if c == "?" else c for c in s[key]]
+        trial = SmittenState(s)
+        trial.apply(move)
+        end = trial.s.get("end")
+        if end is not None:
+            total += 1000.0 if end["won"] else -1000.0
+            continue
+        total += 0.0 if _turn_survives(trial, [SEARCH_LIMIT]) else -500.0
+        own = [0, 1] if trial.solo else [int(obs.get("seat", 0))]
+        total += sum(trial._check_position(card, g, h).ok for h in own for card in trial.s["hands"][h]
+                     for g in (0, 1)) + trial.placed()
+    return total / SAMPLES
+
+
+@pytest.mark.parametrize("players, options", SMITTEN_SETTINGS)
+def test_smitten_heuristic_scores_as_the_long_way(players, options):
+    """The heuristic's guesses (only the hidden card lists made anew) and its fault codes score each
+    move as copying the whole view and asking the worded checks does, with the same random draws."""
+    from rules.smitten_2.heuristic import _score
+
+    checked = 0
+    for n, state in enumerate(_random_states("smitten-2", players, options, range(3))):
+        for seat in state.deciders():
+            obs = state.observation(seat)
+            for move in [m for m in state.choice_moves() if state.player_of(m) == seat][:4]:
+                rng, ref = random.Random(n), random.Random(n)
+                assert _score(obs, move, rng) == _smitten_score_the_long_way(obs, move, ref)
+                assert rng.getstate() == ref.getstate()
+                checked += 1
+    assert checked > 30

@@ -250,12 +250,29 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
     return True
 
 
+#: :func:`combinations` per game, seat count and options, once per process: finding them sets up a
+#: game per seat count and option value, and some setups are dear (Obren Buttons deals solver-checked
+#: puzzles, ~0.2 s a call), so a process that checks again (the benchmark, a test run) pays once.
+_COMBINATIONS: dict[tuple[str, int | None, str | None], tuple[Combination, ...]] = {}
+
+
 def combinations(game_id: str, players: int | None = None,
                  options: dict[str, Any] | None = None) -> list[Combination]:
     """What check-lua plays: the given seat count and options, or, for what is not given, every
     seat count the game declares and every option value (one option off its default at a time).
     Combinations the game refuses (team options with 2 seats) or that play the same resolved
-    options as an earlier one are left out. Raises InputError when nothing is left."""
+    options as an earlier one are left out. Raises InputError when nothing is left.
+    Found once per process and arguments (the game data does not change under a running process)."""
+    key = (game_id, players, None if options is None else canonical_json(options))
+    found = _COMBINATIONS.get(key)
+    if found is None:
+        found = _COMBINATIONS[key] = tuple(_find_combinations(game_id, players, options))
+    return list(found)
+
+
+def _find_combinations(game_id: str, players: int | None,
+                       options: dict[str, Any] | None) -> list[Combination]:
+    """:func:`combinations` without the cache."""
     game = require_game(game_id)
     counts = [players] if players is not None else list(game.seat_counts())
     variants = [options] if options is not None else game.option_variants()

@@ -12,6 +12,7 @@ as "I can play" / "I don't want to play" would tell the table.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from rules.core import JSONDict, Move, copy_json
 from rules.smitten_2.engine import CARDS, SmittenState
@@ -24,17 +25,17 @@ SEARCH_LIMIT = 200
 
 def _guess(obs: JSONDict, rng: random.Random) -> SmittenState:
     """The observation with each hidden "?" replaced by a card not in view."""
-    s = copy_json({k: v for k, v in obs.items() if k != "seat"})
-    s["setup"] = {}
-    seen = {c for g in s["grids"] for c in g} | {c for h in s["hands"] for c in h} | set(s["down"]) \
-        | set(s["set_aside"]) | set(s["deck"])
+    seen = {c for g in obs["grids"] for c in g} | {c for h in obs["hands"] for c in h} | set(obs["down"]) \
+        | set(obs["set_aside"]) | set(obs["deck"])
     pool = [c for c in CARDS if c not in seen]
     rng.shuffle(pool)
-    for hand in s["hands"]:
-        hand[:] = [pool.pop() if c == "?" else c for c in hand]
-    s["down"] = [pool.pop() if c == "?" else c for c in s["down"]]
-    s["set_aside"] = [pool.pop() if c == "?" else c for c in s["set_aside"]]
-    s["deck"] = [pool.pop() if c == "?" else c for c in s["deck"]]
+    # the card lists with hidden cards are made anew (dealt in this order); the rest is copied
+    dealt: dict[str, list[Any]] = {"hands": [[pool.pop() if c == "?" else c for c in hand]
+                                             for hand in obs["hands"]]}
+    for key in ("down", "set_aside", "deck"):
+        dealt[key] = [pool.pop() if c == "?" else c for c in obs[key]]
+    s = {k: dealt[k] if k in dealt else copy_json(v) for k, v in obs.items() if k != "seat"}
+    s["setup"] = {}
     return SmittenState(s)
 
 
@@ -68,7 +69,7 @@ def _score(obs: JSONDict, move: Move, rng: random.Random) -> float:
             continue
         total += 0.0 if _turn_survives(trial, [SEARCH_LIMIT]) else -500.0
         own = [0, 1] if trial.solo else [seat]
-        total += sum(trial._check_position(card, g, h).ok for h in own for card in trial.s["hands"][h]
+        total += sum(trial._position_fault(card, g, h) is None for h in own for card in trial.s["hands"][h]
                      for g in (0, 1)) + trial.placed()
     return total / SAMPLES
 

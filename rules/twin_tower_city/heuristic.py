@@ -37,11 +37,17 @@ def _after(obs: Mapping[str, Any], move: Move, cards: Mapping[str, Card]
             warriors[s].append({"warrior": card.warriors[s], "level": 0, "card": card.id, "replaced": False})
             items[s].append({"item": card.items[s], "nullified": False})
         return table, warriors, items
+    warriors[side] = _side_slots(obs, move, card)
+    return table, warriors, items
+
+
+def _side_slots(obs: Mapping[str, Any], move: Move, card: Card) -> list[JSONDict]:
+    """The moving side's warrior slots after an Army or Warrior card ``move`` (a copy)."""
     if card.kind == "army":
         swaps = [(sw["replace"], sw["with"], 0) for sw in move["swaps"]]
     else:
         swaps = [(move["replace"], str(card.warrior), card.level)]
-    slots = warriors[side]
+    slots = list(obs["warriors"][obs["side"]])
     taken: set[int] = set()
     for token, incoming, level in sorted(swaps):
         for n, slot in enumerate(slots):
@@ -50,7 +56,18 @@ def _after(obs: Mapping[str, Any], move: Move, cards: Mapping[str, Card]
                 slots[n] = {**slot, "replaced": True}
                 break
         slots.append({"warrior": incoming, "level": level, "card": card.id, "replaced": False})
-    return table, warriors, items
+    return slots
+
+
+def _top(roster: Roster, slots: list[JSONDict]) -> tuple[tuple[str, int], ...]:
+    """A side's participating warriors and their Power, as round_totals finds them, sorted."""
+    top: dict[str, int] = {}
+    for slot in slots:
+        if not slot["replaced"]:
+            power = roster.warrior_power[slot["warrior"]] + int(slot["level"])
+            if power > top.get(slot["warrior"], -1):
+                top[slot["warrior"]] = power
+    return tuple(sorted(top.items()))
 
 
 def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, Any], moves: list[Move],
@@ -64,6 +81,12 @@ def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, 
     best: list[Move] = []
     best_value = None
     seen: dict[str, int] = {}
+    # An Army or Warrior card changes only its side's warriors and adds no environment, so the round's
+    # totals then depend on that side's strongest warriors alone (what round_totals reads of the
+    # slots), unless duplicates nullify items by the card they stand on (duplicate_item =
+    # duplicate-card): margins by those warriors, computed once.
+    by_top: dict[tuple[tuple[str, int], ...], int] | None = \
+        None if options.get("duplicate_item") == "duplicate-card" else {}
     for move in moves:
         # Army cards with the same warriors give the same result: evaluate one of them.
         card = cards[move["card"]]
@@ -71,9 +94,15 @@ def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, 
         if key and key in seen:
             value = seen[key]
         else:
-            table, warriors, items = _after(obs, move, cards)
-            totals = round_totals(roster, cards, table, warriors, items, options)
-            value = totals[side] - totals[other] - SPECIAL_COST.get(move["type"], 0)
+            top_key = _top(roster, _side_slots(obs, move, card)) \
+                if by_top is not None and card.kind != "battle" else None
+            margin = by_top.get(top_key) if by_top is not None and top_key is not None else None
+            if margin is None:
+                totals = round_totals(roster, cards, *_after(obs, move, cards), options)
+                margin = totals[side] - totals[other]
+                if by_top is not None and top_key is not None:
+                    by_top[top_key] = margin
+            value = margin - SPECIAL_COST.get(move["type"], 0)
             if key:
                 seen[key] = value
         if best_value is None or value > best_value:

@@ -40,7 +40,8 @@ def board_mutants(move: Move, state: TwoByTwoState, rng: random.Random) -> list[
     if len(tokens) >= 2:
         a, b = rng.sample(tokens, 2)
         out.append({"type": "rescue", "cells": [B.CELLS[a], B.CELLS[b]]})
-        same = [j for j in tokens if j != a and B.species_of(s["tokens"][j]) == B.species_of(s["tokens"][a])]
+        species = B.species_of(s["tokens"][a])
+        same = [j for j in tokens if j != a and B.species_of(s["tokens"][j]) == species]
         out += [{"type": "rescue", "cells": [B.CELLS[a], B.CELLS[j]]} for j in _pick(rng, same)]
         out.append({"type": "rescue", "cells": [B.CELLS[a], B.CELLS[a]]})
     if move.get("type") == "rescue":
