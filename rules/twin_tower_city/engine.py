@@ -349,7 +349,7 @@ class TTCState(State):
         self._items: dict[str, list[JSONDict]] = {"dark": [], "light": []}
         self._rounds: list[JSONDict] = []
         self._forfeited: int | None = None
-        self._order: list[int] = []
+        self._order: tuple[int, ...] = ()
         self._decider: str | None = None
         #: the decider's excess items (:meth:`_excess`)
         self._need = 0
@@ -364,11 +364,12 @@ class TTCState(State):
         return st
 
     # -- round flow ------------------------------------------------------------
-    def _play_order(self) -> list[int]:
-        """Rule ``play-order`` (A-15, TTC-2): second cards, then third cards in reverse side order."""
+    def _play_order(self) -> tuple[int, ...]:
+        """Rule ``play-order`` (A-15, TTC-2): second cards, then third cards in reverse side order
+        (the cached tuple of :func:`_play_order`: read only)."""
         coin = int(self._setup["coin"])
         first = coin if self._round % 2 == 1 else 1 - coin
-        return list(_play_order(first, self._n))
+        return _play_order(first, self._n)
 
     def _refresh(self) -> None:
         self._order = self._play_order()
