@@ -100,6 +100,14 @@ NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
 _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
 
 
+def _is_card_set(deck: list[Any]) -> bool:
+    """Whether ``deck`` (as long as the card list) holds each card once: its set is the cards'."""
+    try:
+        return set(deck) == _CARD_SET
+    except TypeError:  # an unhashable entry: no card
+        return False
+
+
 def _open(cells: list[str], pos: int) -> bool:
     """Whether position ``pos`` of a grid may take a card by the position rules of
     :meth:`SmittenState._position_fault`: empty, and next to a card unless the grid is empty."""
@@ -137,7 +145,7 @@ class SmittenGame(Game):
         solo = num_players == 1
         if setup is not None:
             deck = setup.get("deck") if isinstance(setup, Mapping) else None
-            if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck) or sorted(deck) != sorted(CARDS):
+            if not (isinstance(deck, list) and len(deck) == len(CARDS) and _is_card_set(deck)):
                 raise SetupError(f"setup.deck must hold each of the {len(CARDS)} cards (1a ... 9b) once")
             mode = setup.get("mode")
             if mode not in ("duo", "solo"):
