@@ -159,8 +159,12 @@ def copy_powers(roster: Roster, items: Sequence[Mapping[str, Any]], counted: Seq
 def excess_items(warriors: Mapping[str, Sequence[Mapping[str, Any]]],
                  items: Mapping[str, Sequence[Mapping[str, Any]]], side: str) -> int:
     """How many more of ``side``'s items must be nullified (rule ``one-participation``)."""
-    n_items = sum(1 for i in items[side] if not i["nullified"])
-    return max(0, n_items - len(present(warriors[side])))
+    n = 0
+    for i in items[side]:  # a loop, not sum over a generator: this runs after every change of a round
+        if not i["nullified"]:
+            n += 1
+    n -= len({s["warrior"] for s in warriors[side] if not s["replaced"]})  # present(), inlined
+    return n if n > 0 else 0
 
 
 def default_nullify_order(roster: Roster, warriors: Mapping[str, Sequence[Mapping[str, Any]]],
