@@ -53,6 +53,8 @@ MOVE_FIELDS: dict[str, frozenset[str]] = {
     "nullify-items": frozenset({"type", "items"}),
     "forfeit": frozenset({"type"}),
 }
+#: the fields of one swap of a play-army move
+_SWAP_FIELDS = frozenset({"replace", "with"})
 PLAY_TYPES = {"play-battle": "battle", "play-army": "army", "play-warrior": "warrior"}
 KIND_NAME = {"battle": "Battle", "army": "Army", "warrior": "Warrior"}
 KIND_MOVE = {v: k for k, v in PLAY_TYPES.items()}
@@ -673,7 +675,7 @@ class TTCState(State):
                             "[{\"replace\": \"blamtifa-thug\", \"with\": \"doctor-sickle\"}].")
         pairs: list[tuple[str, str]] = []
         for sw in swaps:
-            if not isinstance(sw, dict) or sw.keys() != {"replace", "with"} \
+            if not isinstance(sw, dict) or sw.keys() != _SWAP_FIELDS \
                     or not isinstance(sw["replace"], str) or not isinstance(sw["with"], str):
                 return self._no("move-format", "Each swap is {\"replace\": <warrior>, \"with\": <warrior>}.")
             pairs.append((sw["replace"], sw["with"]))
