@@ -251,16 +251,25 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
     report.violations += _settings_violations(game, state, players, options)
     move_format = game.rules.get("move-format")
     fields = move_fields(game.id)
+    # judge_apply's own shortcut, its test hoisted out of the loop: a game judging moves once
+    # (try_apply) when the seat is the one to move
+    once = type(state).check_for is State.check_for
+    current, is_terminal, try_apply = state.current_player, state.is_terminal, state.try_apply
+    no_extra: list[str] = []  # shared, never changed
     for index, entry in enumerate(moves):
         move = dict(entry)  # split_move, inlined: it runs per move
         player = move.pop("player", None)
         report.moves_checked = index + 1
         mtype = move.get("type")
         known = fields.get(mtype) if isinstance(mtype, str) else None
-        extra = [] if known is None or move.keys() <= known else unknown_fields(game.id, move)
+        extra = no_extra if known is None or move.keys() <= known else unknown_fields(game.id, move)
         if extra and lenient:
             move = {k: v for k, v in move.items() if k not in extra}
-        verdict = judge_apply(state, player, move)   # made when legal (the state is not used after a refusal)
+        # made when legal (the state is not used after a refusal)
+        if once and player == current() and not is_terminal():
+            verdict = try_apply(move)
+        else:
+            verdict = judge_apply(state, player, move)
         if verdict.ok and extra and not lenient:
             # after the engine's judgement, whose rule is more precise where it reads the field
             # (a Skip card declared with a "flip" is refused under "flip")
