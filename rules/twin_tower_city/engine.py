@@ -374,7 +374,8 @@ class TTCState(State):
         return _play_order(first, self._n)
 
     def _refresh(self) -> None:
-        self._order = self._play_order()
+        if self._phase == "play":  # the order changes with the round only, and a round begins in play
+            self._order = self._play_order()
         self._decider = None
         self._need = 0
         if self._phase == "nullify":
