@@ -53,6 +53,9 @@ MOVE_FIELDS: dict[str, frozenset[str]] = {
     "nullify-items": frozenset({"type", "items"}),
     "forfeit": frozenset({"type"}),
 }
+#: each card's kind and side (validate_setup looks them up for every recorded deal)
+_KIND_OF: dict[str, str] = {cid: card.kind for cid, card in CARDS.items()}
+_SIDE_OF: dict[str, Any] = {cid: card.side for cid, card in CARDS.items()}
 #: the fields of one swap of a play-army move
 _SWAP_FIELDS = frozenset({"replace", "with"})
 PLAY_TYPES = {"play-battle": "battle", "play-army": "army", "play-warrior": "warrior"}
@@ -282,17 +285,21 @@ class TwinTowerCity(Game):
                 raise SetupError(f"setup seat {seat}: needs 'starters' and 'hand' lists")
             starters, hand = list(entry["starters"]), list(entry["hand"])
             side = self.seat_side(seat, opts)
-            for cid in starters + hand:
-                if not isinstance(cid, str) or cid not in CARDS:
-                    raise SetupError(f"setup seat {seat}: unknown card {cid!r}")
-            if len(starters) != DEAL["starters"] or any(CARDS[c].kind != "battle" for c in starters):
+            try:  # each card's kind looked up once; a miss (or an unhashable entry) names the first unknown card
+                starter_kinds = [_KIND_OF[c] for c in starters]
+                kinds = [_KIND_OF[c] for c in hand]
+            except (KeyError, TypeError):
+                for cid in starters + hand:
+                    if not isinstance(cid, str) or cid not in CARDS:
+                        raise SetupError(f"setup seat {seat}: unknown card {cid!r}") from None
+                raise
+            if len(starters) != DEAL["starters"] or starter_kinds.count("battle") != len(starters):
                 raise SetupError(f"setup seat {seat}: {DEAL['starters']} Battle cards as starters")
-            kinds = [CARDS[c].kind for c in hand]
             if (kinds.count("battle"), kinds.count("army"), kinds.count("warrior")) != \
                     (n_battle_hand, DEAL["army"], DEAL["warrior"]) or len(hand) != len(kinds):
                 raise SetupError(f"setup seat {seat}: the hand holds {n_battle_hand} Battle, {DEAL['army']} Army "
                                  f"and {DEAL['warrior']} Warrior cards")
-            wrong = [c for c in hand if CARDS[c].kind != "battle" and CARDS[c].side != side]
+            wrong = [c for c, kind in zip(hand, kinds) if kind != "battle" and _SIDE_OF[c] != side]
             if wrong:
                 raise SetupError(f"setup seat {seat} plays {side}: {', '.join(wrong)} belong to the other side")
             clean.append({"starters": starters, "hand": sorted(hand)})
