@@ -283,6 +283,18 @@ def test_a_setup_for_the_other_mode_or_a_short_deck_is_refused():
         GAME.new_state(setup={**setup, "deck": setup["deck"][1:]}, num_players=1)
 
 
+@pytest.mark.parametrize("change", ["duplicate", "unhashable", "number", "unknown"])
+def test_a_deck_of_the_right_length_but_not_each_card_once_is_refused(change):
+    """The deck check (a set of the cards, not a sort) refuses a full-length deck that repeats a
+    card or holds something that is no card, hashable or not."""
+    setup = GAME.new_state(seed=0, num_players=2).setup()
+    deck = list(setup["deck"])
+    deck[0] = {"duplicate": deck[1], "unhashable": [deck[0]], "number": 1, "unknown": "10a"}[change]
+    with pytest.raises(SetupError, match="setup.deck"):
+        GAME.new_state(setup={**setup, "deck": deck}, num_players=2)
+    assert GAME.new_state(setup=setup, num_players=2).s["deck"] == GAME.new_state(seed=0, num_players=2).s["deck"]
+
+
 def test_easy_deals_four_cards_each():
     state = GAME.new_state(seed=0, options={"difficulty": "easy"})
     assert [len(h) for h in state.s["hands"]] == [4, 4] and len(state.s["deck"]) == 18 - 1 - 8

@@ -869,3 +869,22 @@ def test_registered() -> None:
 
     assert rules.get_game("twin-tower-city") is GAME
     assert GAME.data["id"] == GAME.id and GAME.describe()["players"] == [2, 6]
+
+
+@pytest.mark.parametrize("where, value, message", [
+    ("hand", "zz99", "setup seat 1: unknown card 'zz99'"),
+    ("starters", ["b01"], "setup seat 1: unknown card ['b01']"),
+    ("hand", 7, "setup seat 1: unknown card 7"),
+    ("starters", "<army>", "setup seat 1: 3 Battle cards as starters"),
+])
+def test_a_recorded_deal_names_its_first_wrong_card(where: str, value: Any, message: str) -> None:
+    """The recorded deal's check (each card's kind looked up once) refuses an unknown card, hashable
+    or not, naming the first, and a starting card that is no Battle card."""
+    setup = json.loads(json.dumps(GAME.new_state(seed=3).setup()))
+    seat = setup["seats"][1]
+    if value == "<army>":
+        value = next(c for c in seat["hand"] if CARDS[c].kind == "army")
+    seat[where][1] = value
+    with pytest.raises(SetupError) as info:
+        GAME.new_state(setup=setup, num_players=2)
+    assert str(info.value).startswith(message.replace("3 Battle", f"{len(seat['starters'])} Battle"))

@@ -374,7 +374,8 @@ class ObrenState(State):
     def check(self, move: Any) -> Verdict:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             return _v("move-format", "A move is an object with a string field 'type'.")
-        if self.is_terminal():
+        st = self.s
+        if "end" in st:
             return _v("game-over", "The game is over; no more moves.")
         t = move["type"]
         if t == "pass":
@@ -395,20 +396,20 @@ class ObrenState(State):
             if key not in move:
                 return _v("move-format", f"A '{t}' move needs a '{key}'.")
         button = move["button"]
-        if button not in _button_table(self.s["options"]["numbering"]):
+        if button not in _button_table(st["options"]["numbering"]):
             return _v("unknown-button", f"There is no button '{button}' in this game.")
         for key in needed[1:]:
             if move[key] not in B.CELL_INDEX:
                 return _v("unknown-cell", f"There is no space '{move[key]}' on the board (a1 to d4).")
-        color = self.color_of(int(self.s["turn"]))
-        if color is not None and B.button_color(button) != color:
+        color = None if st["mode"] == "solo" else str(st["colors"][int(st["turn"])])  # color_of, inlined
+        if color is not None and B.ALL_BUTTONS[button][0] != color:
             return _v("own-button", f"{button} is your opponent's button; you play {color}.")
         if t == "place":
             return self._check_place(button, move["cell"], color)
         return self._check_move(button, move["from"], move["to"])
 
     def _check_place(self, button: str, cell: str, color: str | None) -> Verdict:
-        if self.where(button) is not None:
+        if button in self.s["board"]:
             return _v("in-supply", f"{button} is already on the board (on {self.where(button)}).")
         if self.at(cell):
             return _v("empty-space", f"{cell} is taken by {self.at(cell)}.")

@@ -100,6 +100,25 @@ NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
 _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
 
 
+def _is_card_set(deck: list[Any]) -> bool:
+    """Whether ``deck`` (as long as the card list) holds each card once: its set is the cards'."""
+    try:
+        return set(deck) == _CARD_SET
+    except TypeError:  # an unhashable entry: no card
+        return False
+
+
+def _open(cells: list[str], pos: int) -> bool:
+    """Whether position ``pos`` of a grid may take a card by the position rules of
+    :meth:`SmittenState._position_fault`: empty, and next to a card unless the grid is empty."""
+    if cells[pos]:
+        return False
+    for n in NEIGHBOURS[pos]:
+        if cells[n]:
+            return True
+    return cells.count("") == SLOTS  # an empty position holds ""
+
+
 class SmittenGame(Game):
     id = "smitten-2"
     name = DATA["name"]
@@ -126,7 +145,7 @@ class SmittenGame(Game):
         solo = num_players == 1
         if setup is not None:
             deck = setup.get("deck") if isinstance(setup, Mapping) else None
-            if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck) or sorted(deck) != sorted(CARDS):
+            if not (isinstance(deck, list) and len(deck) == len(CARDS) and _is_card_set(deck)):
                 raise SetupError(f"setup.deck must hold each of the {len(CARDS)} cards (1a ... 9b) once")
             mode = setup.get("mode")
             if mode not in ("duo", "solo"):
@@ -337,6 +356,20 @@ class SmittenState(State):
         s = self.s
         phase = s["phase"]
         if phase == "turn":
+            if s["mode"] != "solo":  # a duo turn's candidates are plays only, each from its holder's hand
+                left = s["hands"][0]
+                g0, g1 = s["grids"]
+                ok0, ok1 = self._balance_allows(0), self._balance_allows(1)
+                for h, cards in enumerate(s["hands"]):
+                    for c in cards:
+                        if h == 1 and c in left:
+                            continue  # (played from the left hand: checked there)
+                        pos = _POSITIONS.get(c)
+                        if pos is None:
+                            pos = position(c)
+                        if (ok0 and _open(g0, pos)) or (ok1 and _open(g1, pos)):
+                            return True
+                return False
             play_fault = self._play_fault
             for cards in s["hands"]:
                 for c in cards:
@@ -354,7 +387,30 @@ class SmittenState(State):
                 return bool(step["options"])
             if kind == "name":
                 return bool(self._name_values(step))
+            if kind == "place" and not (s["mode"] == "solo" and s["options"]["solo_left_hand"]):
+                # the placements' checks without building them: the grid rules, then the step's own
+                grids = s["grids"]
+                allows = (self._balance_allows(0), self._balance_allows(1))
+                follows = self._follows
+                for c in s["hands"][self.partner()]:
+                    pos = _POSITIONS.get(c)
+                    if pos is None:
+                        pos = position(c)
+                    for g in (0, 1):
+                        if allows[g] and _open(grids[g], pos) and follows(step, c, g):
+                            return True
+                return False
         return any(map(self._candidate_check(), self._candidates()))
+
+    def _balance_allows(self, grid: int) -> bool:
+        """Whether the balance rule (where in play) lets ``grid`` take a card now
+        (:meth:`_position_fault`'s ``balance``)."""
+        s = self.s
+        options = s["options"]
+        if options["solo_balance"] if s["mode"] == "solo" else options["difficulty"] == "hard":
+            grids = s["grids"]
+            return (SLOTS - grids[grid].count("") + 1) - (SLOTS - grids[1 - grid].count("")) < 2
+        return True
 
     def _candidate_check(self) -> Callable[[Move], bool]:
         """Whether an enumerated candidate (:meth:`_candidates`, well formed) passes the rules:

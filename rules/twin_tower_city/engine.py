@@ -53,6 +53,11 @@ MOVE_FIELDS: dict[str, frozenset[str]] = {
     "nullify-items": frozenset({"type", "items"}),
     "forfeit": frozenset({"type"}),
 }
+#: each card's kind and side (validate_setup looks them up for every recorded deal)
+_KIND_OF: dict[str, str] = {cid: card.kind for cid, card in CARDS.items()}
+_SIDE_OF: dict[str, Any] = {cid: card.side for cid, card in CARDS.items()}
+#: the fields of one swap of a play-army move
+_SWAP_FIELDS = frozenset({"replace", "with"})
 PLAY_TYPES = {"play-battle": "battle", "play-army": "army", "play-warrior": "warrior"}
 KIND_NAME = {"battle": "Battle", "army": "Army", "warrior": "Warrior"}
 KIND_MOVE = {v: k for k, v in PLAY_TYPES.items()}
@@ -280,17 +285,21 @@ class TwinTowerCity(Game):
                 raise SetupError(f"setup seat {seat}: needs 'starters' and 'hand' lists")
             starters, hand = list(entry["starters"]), list(entry["hand"])
             side = self.seat_side(seat, opts)
-            for cid in starters + hand:
-                if not isinstance(cid, str) or cid not in CARDS:
-                    raise SetupError(f"setup seat {seat}: unknown card {cid!r}")
-            if len(starters) != DEAL["starters"] or any(CARDS[c].kind != "battle" for c in starters):
+            try:  # each card's kind looked up once; a miss (or an unhashable entry) names the first unknown card
+                starter_kinds = [_KIND_OF[c] for c in starters]
+                kinds = [_KIND_OF[c] for c in hand]
+            except (KeyError, TypeError):
+                for cid in starters + hand:
+                    if not isinstance(cid, str) or cid not in CARDS:
+                        raise SetupError(f"setup seat {seat}: unknown card {cid!r}") from None
+                raise
+            if len(starters) != DEAL["starters"] or starter_kinds.count("battle") != len(starters):
                 raise SetupError(f"setup seat {seat}: {DEAL['starters']} Battle cards as starters")
-            kinds = [CARDS[c].kind for c in hand]
             if (kinds.count("battle"), kinds.count("army"), kinds.count("warrior")) != \
                     (n_battle_hand, DEAL["army"], DEAL["warrior"]) or len(hand) != len(kinds):
                 raise SetupError(f"setup seat {seat}: the hand holds {n_battle_hand} Battle, {DEAL['army']} Army "
                                  f"and {DEAL['warrior']} Warrior cards")
-            wrong = [c for c in hand if CARDS[c].kind != "battle" and CARDS[c].side != side]
+            wrong = [c for c, kind in zip(hand, kinds) if kind != "battle" and _SIDE_OF[c] != side]
             if wrong:
                 raise SetupError(f"setup seat {seat} plays {side}: {', '.join(wrong)} belong to the other side")
             clean.append({"starters": starters, "hand": sorted(hand)})
@@ -349,7 +358,7 @@ class TTCState(State):
         self._items: dict[str, list[JSONDict]] = {"dark": [], "light": []}
         self._rounds: list[JSONDict] = []
         self._forfeited: int | None = None
-        self._order: list[int] = []
+        self._order: tuple[int, ...] = ()
         self._decider: str | None = None
         #: the decider's excess items (:meth:`_excess`)
         self._need = 0
@@ -364,14 +373,16 @@ class TTCState(State):
         return st
 
     # -- round flow ------------------------------------------------------------
-    def _play_order(self) -> list[int]:
-        """Rule ``play-order`` (A-15, TTC-2): second cards, then third cards in reverse side order."""
+    def _play_order(self) -> tuple[int, ...]:
+        """Rule ``play-order`` (A-15, TTC-2): second cards, then third cards in reverse side order
+        (the cached tuple of :func:`_play_order`: read only)."""
         coin = int(self._setup["coin"])
         first = coin if self._round % 2 == 1 else 1 - coin
-        return list(_play_order(first, self._n))
+        return _play_order(first, self._n)
 
     def _refresh(self) -> None:
-        self._order = self._play_order()
+        if self._phase == "play":  # the order changes with the round only, and a round begins in play
+            self._order = self._play_order()
         self._decider = None
         self._need = 0
         if self._phase == "nullify":
@@ -672,7 +683,7 @@ class TTCState(State):
                             "[{\"replace\": \"blamtifa-thug\", \"with\": \"doctor-sickle\"}].")
         pairs: list[tuple[str, str]] = []
         for sw in swaps:
-            if not isinstance(sw, dict) or sw.keys() != {"replace", "with"} \
+            if not isinstance(sw, dict) or sw.keys() != _SWAP_FIELDS \
                     or not isinstance(sw["replace"], str) or not isinstance(sw["with"], str):
                 return self._no("move-format", "Each swap is {\"replace\": <warrior>, \"with\": <warrior>}.")
             pairs.append((sw["replace"], sw["with"]))

@@ -159,8 +159,12 @@ def copy_powers(roster: Roster, items: Sequence[Mapping[str, Any]], counted: Seq
 def excess_items(warriors: Mapping[str, Sequence[Mapping[str, Any]]],
                  items: Mapping[str, Sequence[Mapping[str, Any]]], side: str) -> int:
     """How many more of ``side``'s items must be nullified (rule ``one-participation``)."""
-    n_items = sum(1 for i in items[side] if not i["nullified"])
-    return max(0, n_items - len(present(warriors[side])))
+    n = 0
+    for i in items[side]:  # a loop, not sum over a generator: this runs after every change of a round
+        if not i["nullified"]:
+            n += 1
+    n -= len({s["warrior"] for s in warriors[side] if not s["replaced"]})  # present(), inlined
+    return n if n > 0 else 0
 
 
 def default_nullify_order(roster: Roster, warriors: Mapping[str, Sequence[Mapping[str, Any]]],
@@ -256,32 +260,61 @@ def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapp
     no_bonuses = bool(options.get("no_bonuses"))
     no_env = no_bonuses or bool(options.get("no_environment_bonuses"))
     random_on = bool(options.get("random_bonus_traits")) and not no_bonuses
+    warrior_power, item_power, bonus = roster.warrior_power, roster.item_power, roster.bonus
     best: dict[str, dict[str, int]] = {}
     for side in SIDES:
         top: dict[str, int] = {}
         for slot in warriors[side]:
             if not slot["replaced"]:
-                power = roster.warrior_power[slot["warrior"]] + int(slot["level"])
-                if power > top.get(slot["warrior"], -1):
-                    top[slot["warrior"]] = power
+                w = slot["warrior"]
+                power = warrior_power[w] + int(slot["level"])
+                if power > top.get(w, -1):
+                    top[w] = power
         best[side] = top
+    duplicate_card = options.get("duplicate_item") == "duplicate-card"
+    every_copy = not no_bonuses and options.get("wielder_bonus") != "one-copy"
+    wielders, targets = roster.wielders, roster.targets
     totals: dict[str, int] = {}
     for side in SIDES:
-        own, opposing = set(best[side]), set(best[OTHER_SIDE[side]])
+        own, opposing = best[side], best[OTHER_SIDE[side]]
         its = items[side]
-        forced = duplicate_item_indexes(roster, warriors[side]) \
-            if options.get("duplicate_item") == "duplicate-card" else []
-        counted = [not it["nullified"] and n not in forced for n, it in enumerate(its)]
-        powers = sorted(p for p, c in zip(copy_powers(roster, its, counted, own, opposing, options), counted) if c)
+        if every_copy and not duplicate_card:
+            # copy_powers' every-copy path inlined (the common options): one sum per item id
+            cache: dict[str, int] = {}
+            powers: list[int] = []
+            for it in its:
+                if it["nullified"]:
+                    continue
+                item = it["item"]
+                cp = cache.get(item)
+                if cp is None:
+                    n = 0
+                    for w in wielders[item]:
+                        if w in own:
+                            n += 1
+                    for w in targets[item]:
+                        if w in opposing:
+                            n += 1
+                    cp = cache[item] = item_power[item] + bonus * n
+                powers.append(cp)
+            powers.sort()
+        else:
+            forced = duplicate_item_indexes(roster, warriors[side]) if duplicate_card else []
+            counted = [not it["nullified"] and n not in forced for n, it in enumerate(its)]
+            powers = sorted(p for p, c in zip(copy_powers(roster, its, counted, set(own), set(opposing), options),
+                                              counted) if c)
         drop = max(0, len(powers) - len(own))
-        totals[side] = sum(best[side].values()) + sum(powers[drop:])
+        totals[side] = sum(own.values()) + sum(powers[drop:])
+    if no_env and not random_on:
+        return totals
+    env_side, env_power = roster.env_side, roster.env_power
     for play in table:
         card = cards[play["card"]]
         if card.kind != "battle":
             continue
         if not no_env:
             env = str(card.environment)
-            totals[roster.env_side[env]] += roster.env_power[env]
+            totals[env_side[env]] += env_power[env]
         if random_on:
             for side in SIDES:
                 totals[side] += card.random_bonus.get(side, 0)
