@@ -292,3 +292,19 @@ def test_one_game_with_jobs_makes_the_same_images_and_cache(built: dict[str, Pat
     assert _images(out / GAME) == _images(built["palette"] / GAME)
     for folder in ("images", stamp.CACHE_DIR):
         assert _files(out / GAME / folder) == _files(built["palette"] / GAME / folder), folder
+
+
+def test_a_game_of_many_images_names_the_lowest_psnr_and_sums_up_the_rest() -> None:
+    from types import SimpleNamespace
+
+    from tts_builder.build import QUALITY_LISTED, _quality
+
+    psnr: dict[str, float | None] = {f"piece-{i}.png": 50.0 + i for i in range(20)}
+    psnr.update({"board.png": 44.5, "water-1.png": None, "water-2.png": None})
+    line = _quality(SimpleNamespace(game_id="g", psnr=psnr, image_bytes=2048))  # type: ignore[arg-type]
+    assert line.startswith("g: images 2 KB, PSNR 44.5 dB or better: lowest board.png 44.5 dB, piece-0.png 50.0 dB")
+    shown = QUALITY_LISTED // 2
+    assert f"piece-{shown - 2}.png" in line and f"piece-{shown - 1}.png " not in line
+    assert line.endswith(f"; {21 - shown} more from {50.0 + shown - 1:.1f} to 69.0 dB; 2 lossless")
+    few = _quality(SimpleNamespace(game_id="g", psnr={"a.png": 45.0, "b.png": None}, image_bytes=1024))  # type: ignore[arg-type]
+    assert few == "g: images 1 KB, PSNR 45.0 dB or better: a.png 45.0 dB, b.png lossless"

@@ -417,12 +417,30 @@ def _summary(result: BuildResult, seconds: float) -> str:
             f"({seconds:.1f} s)")
 
 
+#: up to this many images the summary names each one's PSNR; past it (a kit of 200 pieces), the
+#: lowest few and the range of the rest, so the line stays readable
+QUALITY_LISTED = 12
+
+
 def _quality(result: BuildResult) -> str:
-    """The images' line of the summary: their bytes and each one's PSNR (``lossless`` where it is)."""
+    """The images' line of the summary: their bytes and each one's PSNR (``lossless`` where it
+    is), or for a game of many images the lowest :data:`QUALITY_LISTED` // 2 and the rest in brief."""
     values = [v for v in result.psnr.values() if v is not None]
-    each = ", ".join(f"{name} {'lossless' if v is None else f'{v:.1f} dB'}" for name, v in result.psnr.items())
     head = f"PSNR {min(values):.1f} dB or better" if values else "all lossless"
-    return f"{result.game_id}: images {result.image_bytes / 1024:.0f} KB, {head}: {each}"
+    line = f"{result.game_id}: images {result.image_bytes / 1024:.0f} KB, {head}: "
+    if len(result.psnr) <= QUALITY_LISTED:
+        return line + ", ".join(f"{name} {'lossless' if v is None else f'{v:.1f} dB'}"
+                                for name, v in result.psnr.items())
+    palette = sorted((v, name) for name, v in result.psnr.items() if v is not None)
+    shown = palette[:QUALITY_LISTED // 2]
+    rest = palette[len(shown):]
+    lossless = len(result.psnr) - len(palette)
+    text = line + "lowest " + ", ".join(f"{name} {v:.1f} dB" for v, name in shown)
+    if rest:
+        text += f"; {len(rest)} more from {rest[0][0]:.1f} to {rest[-1][0]:.1f} dB"
+    if lossless:
+        text += f"; {lossless} lossless"
+    return text
 
 
 @dataclass(frozen=True)
