@@ -12,7 +12,7 @@ import pytest
 from tts_builder import sources
 from tts_builder.cli import main
 from tts_builder.simulate import simulate
-from tts_builder.validate import Unusable, batch_exit_code, batch_tally, iter_validate, validate_batch
+from tts_builder.validate import Tally, Unusable, iter_validate, validate_batch
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +72,10 @@ def test_an_argument_that_stands_for_nothing_is_one_unusable_entry_and_the_rest_
     assert "a folder with no .json file" in errors[0]
     assert "the pattern matches no file" in errors[1]
     assert "not a zip archive" in errors[2]
-    assert batch_exit_code(entries) == 2 and batch_tally(entries) == "4 files: 1 legal, 0 illegal, 3 unusable"
+    tally = Tally()
+    for entry in entries:
+        tally.add(entry)
+    assert tally.exit_code == 2 and str(tally) == "4 files: 1 legal, 0 illegal, 3 unusable"
 
 
 def test_a_member_above_the_size_limit_is_refused_by_name(tmp_path: Path, games: list[Path],

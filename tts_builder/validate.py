@@ -7,8 +7,8 @@ engines (and their Lua mirror) judge moves the mod builds, which never carry ext
 while what to make of another recorder's extra fields is the reader's choice; ``lenient``
 drops them before judging instead.
 
-Several files make a batch (:func:`validate_batch`): an unusable file does not stop the
-others; the tally and the worst exit code cover them all.
+Several files make a batch (:func:`iter_validate`): an unusable file does not stop the
+others; the tally and the worst exit code (:class:`Tally`) cover them all.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, judge_apply, seat_label
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
-from tts_builder.sources import Source, expand_one, is_collection
+from tts_builder.sources import Source, expand_one
 from tts_builder.transcript import move_fields, parse_transcript, unknown_fields
 
 SAVE_STATE_KEY = "transcript"
@@ -362,19 +362,10 @@ def iter_validate(args: Iterable[str | Path], *, lenient: bool = False, players:
 
 def validate_batch(paths: Iterable[str | Path], *, lenient: bool = False, players: int | None = None,
                    options: Mapping[str, Any] | None = None, jobs: int = 1,
-                   scheduler: str | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> list[Report | Unusable]:
-    """:func:`iter_validate` as a list; ``progress(done, total)`` after each file (``total`` 0
-    when an argument is a folder, a zip or a pattern, whose count is not known beforehand)."""
-    paths = list(paths)
-    total = 0 if any(is_collection(p) for p in paths) else len(paths)
-    entries: list[Report | Unusable] = []
-    for entry in iter_validate(paths, lenient=lenient, players=players, options=options, jobs=jobs,
-                               scheduler=scheduler):
-        entries.append(entry)
-        if progress:
-            progress(len(entries), total)
-    return entries
+                   scheduler: str | None = None) -> list[Report | Unusable]:
+    """:func:`iter_validate` as a list."""
+    return list(iter_validate(paths, lenient=lenient, players=players, options=options, jobs=jobs,
+                              scheduler=scheduler))
 
 
 class Tally:
@@ -395,19 +386,3 @@ class Tally:
     def __str__(self) -> str:
         n = self.files
         return f"{n} file{'s' if n != 1 else ''}: " + ", ".join(f"{c} {v}" for v, c in self.counts.items())
-
-
-def batch_exit_code(entries: Iterable[Report | Unusable]) -> int:
-    """The worst: 2 when a file was unusable, else 1 when one was illegal, else 0."""
-    tally = Tally()
-    for entry in entries:
-        tally.add(entry)
-    return tally.exit_code
-
-
-def batch_tally(entries: Iterable[Report | Unusable]) -> str:
-    """"3 files: 1 legal, 1 illegal, 1 unusable"."""
-    tally = Tally()
-    for entry in entries:
-        tally.add(entry)
-    return str(tally)
