@@ -63,14 +63,30 @@ def _out_dir(value: str, option: str = "--out") -> Path:
     a FIFO, a device). ``option`` names where the value came from: the flag, or the settings
     file and key (:func:`tts_builder.config.setting_label`)."""
     path = Path(value)
-    for place in (path, *path.parents):
+    _require_folders(path, (path, *path.parents), value, option)
+    return path
+
+
+def _out_file(value: str, option: str = "--out") -> Path:
+    """``--out FILE`` as a Path, refused when it names a folder, a FIFO or a device (a write would
+    replace it), or when a folder above it is not a folder."""
+    from tts_builder.fileio import require_writable_target
+
+    path = Path(value)
+    require_writable_target(path, f"{option} {value}")
+    _require_folders(path, path.parents, value, option)
+    return path
+
+
+def _require_folders(path: Path, places: Sequence[Path], value: str, option: str) -> None:
+    """InputError when the nearest of ``places`` that exists is not a folder."""
+    for place in places:
         if place.exists():
             if not place.is_dir():
                 what = "names" if place == path else f"is inside {place}, which is"
                 kind = "a file" if place.is_file() else "a device, FIFO or socket"
                 raise InputError(f"{option} {value}: {what} {kind}, not a folder")
             break
-    return path
 
 
 def _setting_out(args: argparse.Namespace) -> Path:
@@ -333,18 +349,10 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from tts_builder.fileio import atomic_write_text, require_writable_target
+    from tts_builder.fileio import atomic_write_text
     from tts_builder.replay import replay_html, trace_file
 
-    out = Path(args.out)
-    if out.is_dir():
-        raise InputError(f"--out {args.out}: names a folder, not a page")
-    require_writable_target(out, f"--out {args.out}")  # a FIFO or device is not replaced by the page
-    for place in out.parents:
-        if place.exists():
-            if not place.is_dir():
-                raise InputError(f"--out {args.out}: {place} is a file, not a folder")
-            break
+    out = _out_file(args.out)  # a folder, FIFO or device is not replaced by the page
     trace = trace_file(args.file, lenient=args.lenient)
     atomic_write_text(out, replay_html(trace))
     print(f"wrote {args.out}: {trace.summary()}")
