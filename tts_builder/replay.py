@@ -141,12 +141,17 @@ def trace_file(path: str | Path, *, lenient: bool = False) -> Trace:
 # --------------------------------------------------------------------------- show (words)
 
 
+def _seat_name(seat: Any, seat_names: list[str]) -> str:
+    """The player's name for ``seat``, else "Seat N"."""
+    return seat_names[seat] if type(seat) is int and 0 <= seat < len(seat_names) else f"Seat {seat}"
+
+
 def zone_label(zone: Mapping[str, Any], seat_names: list[str]) -> str:
     """A zone's label, the player's name first for a seat's zone ("White, hand")."""
     seat = zone.get("seat")
     label = str(zone.get("label", ""))
     if type(seat) is int:
-        return f"{seat_names[seat] if 0 <= seat < len(seat_names) else f'Seat {seat}'}, {label}"
+        return f"{_seat_name(seat, seat_names)}, {label}"
     return label
 
 
@@ -161,16 +166,14 @@ def _zone_text(zone: Mapping[str, Any], seat_names: list[str]) -> str:
 def view_lines(view: Mapping[str, Any], seat_names: list[str], mover: Any = None) -> list[str]:
     """A position in words, one fact a line: whose turn, scores, facts, zones, board cells; the
     zones of seat ``mover`` (who made a refused move) are marked."""
-    def name(seat: Any) -> str:
-        return seat_names[seat] if type(seat) is int and 0 <= seat < len(seat_names) else f"Seat {seat}"
-
     out: list[str] = []
     turn = view.get("turn")
-    out.append(f"To decide: {name(turn)}" if turn is not None else "To decide: nobody (the game is over)")
+    out.append(f"To decide: {_seat_name(turn, seat_names)}" if turn is not None
+               else "To decide: nobody (the game is over)")
     scores = view.get("scores")
     if scores:
-        out.append("Scores: " + ", ".join(f"{name(s)} {v}" for s, v in enumerate(scores)))
-    out += [f"{name(seat)}: {fact}" for seat, fact in enumerate(view.get("seats") or []) if fact]
+        out.append("Scores: " + ", ".join(f"{_seat_name(s, seat_names)} {v}" for s, v in enumerate(scores)))
+    out += [f"{_seat_name(seat, seat_names)}: {fact}" for seat, fact in enumerate(view.get("seats") or []) if fact]
     out += [str(line) for line in view.get("lines", [])]
     out += [_zone_text(z, seat_names) + ("   <- the refused move's player" if mover is not None and z.get("seat") == mover
                                           else "") for z in view.get("zones", [])]
