@@ -38,8 +38,9 @@ CACHE_DIR = "art-cache"  # the art pipeline's picture cache (kept out of the out
 #: no-op a fifth of its time (tests/test_build_speed.py checks that the two agree)
 TEMP_PREFIX = ".tts-builder-tmp-"
 _FORMAT = 1
-#: the packages whose files a build reads (code, rules data, art sources, Lua templates)
-PACKAGES = ("tts_builder", "rules", "art_src", "lua_templates")
+#: the packages whose files a build reads (rules code and data, art sources, Lua templates, the
+#: pipeline): what the stamp digests and what ``build --watch`` watches
+PACKAGES = ("rules", "art_src", "lua_templates", "tts_builder")
 _SKIP_DIRS = {"__pycache__"}
 
 
@@ -48,7 +49,7 @@ def stamp_path(out_root: Path, game_id: str) -> Path:
     return Path(out_root) / game_id / STAMP
 
 
-def _package_dirs(name: str) -> list[Path]:
+def package_dirs(name: str) -> list[Path]:
     """The folders of package ``name``, found without importing it."""
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
@@ -68,7 +69,7 @@ def _package_files(folder: Path) -> Iterator[tuple[str, Path]]:
 
 def _pillow_version() -> str:
     """Pillow's version, read from its ``_version.py`` (importing Pillow is what we avoid)."""
-    for folder in _package_dirs("PIL"):
+    for folder in package_dirs("PIL"):
         try:
             return (folder / "_version.py").read_text(encoding="utf-8")
         except OSError:
@@ -77,7 +78,7 @@ def _pillow_version() -> str:
 
 
 def _code_files() -> list[tuple[str, Path]]:
-    return [(f"{package}/{rel}", path) for package in PACKAGES for folder in _package_dirs(package)
+    return [(f"{package}/{rel}", path) for package in PACKAGES for folder in package_dirs(package)
             for rel, path in _package_files(folder)]
 
 

@@ -32,6 +32,7 @@ from typing import Any
 import rules
 from tts_builder.errors import InputError
 from tts_builder.fileio import TEMP_PREFIX
+from tts_builder.stamp import PACKAGES, package_dirs
 
 #: File names never worth a rebuild: bytecode, editor backups and swap files, OS litter.
 IGNORED_SUFFIXES = (".pyc", ".pyo", ".swp", ".swx", ".tmp", "~")
@@ -51,12 +52,9 @@ def _package_dir(module: Any) -> Path:
 
 
 def watched_roots() -> list[Path]:
-    """The folders a build reads: rules, art sources, Lua templates and the pipeline."""
-    import art_src
-    import lua_templates
-    import tts_builder
-
-    return [_package_dir(m) for m in (rules, art_src, lua_templates, tts_builder)]
+    """The folders a build reads (:data:`tts_builder.stamp.PACKAGES`, as the stamp digests them):
+    rules, art sources, Lua templates and the pipeline."""
+    return [folder for name in PACKAGES for folder in package_dirs(name)]
 
 
 def game_folders(game_id: str) -> list[Path]:
