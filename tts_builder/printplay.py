@@ -246,7 +246,7 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
         raise InputError(f"--paper {paper_name}: expected one of {', '.join(PAPERS)}")
     import rules
     from tts_builder.build import load_table_layout
-    from tts_builder.tablemat import render_kit_images
+    from tts_builder.tablemat import render_kit_pictures
 
     out_root = Path(out_root)
     manifest = render_game_art(game_id, out_root)
@@ -262,12 +262,11 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
         return full[pic.digest]
 
     kit: dict[str, Image.Image] = {}
-    for name, data in render_kit_images(layout).items():
-        with Image.open(io.BytesIO(data)) as img:
-            if img.mode == "RGBA":  # a token TTS cuts out: on white paper
-                kit[name] = Image.alpha_composite(Image.new("RGBA", img.size, "white"), img).convert("RGB")
-            else:
-                kit[name] = img.convert("RGB")
+    for name, img in render_kit_pictures(layout).items():
+        if img.mode == "RGBA":  # a token TTS cuts out: on white paper
+            kit[name] = Image.alpha_composite(Image.new("RGBA", img.size, "white"), img).convert("RGB")
+        else:
+            kit[name] = img.convert("RGB")
 
     def picture(pic: Art) -> Image.Image:  # one object per render: fpdf2 embeds it once
         if isinstance(pic, KitImage):
