@@ -20,7 +20,8 @@ from tts_builder.luagen import lua_literal
 from tts_builder.lualint import lint_lua
 from tts_builder.save import board_snaps, build_save, parse_table_layout, plan_table, table_context, world_to_cell
 from tts_builder.savecheck import ERROR, check_save
-from tts_builder.tablemat import render_board, render_kit_images
+from tts_builder.art.render import png_bytes
+from tts_builder.tablemat import render_board, render_kit_pictures
 from tts_builder.testing import FakeTTS
 
 URL = "https://example.invalid/kit/"
@@ -270,8 +271,8 @@ def test_board_picture_colours_cells_and_edges_by_attribute() -> None:
     # the hex board has no edge rule: no line between neighbouring centres
     (ax, az), (bx, bz) = hx.grid.cell("0,0").center, hx.grid.cell("0,1").center
     assert at(hx, himg, ax + (bx - ax) * 0.42, az + (bz - az) * 0.42) == (0x70, 0xa0, 0x40)
-    images = render_kit_images(layout)
-    assert images == render_kit_images(_layout())  # deterministic
+    images = {name: png_bytes(img) for name, img in render_kit_pictures(layout).items()}
+    assert images == {name: png_bytes(img) for name, img in render_kit_pictures(_layout()).items()}  # deterministic
     with Image.open(__import__("io").BytesIO(images["piece-coin-front.png"])) as coin:
         assert coin.mode == "RGBA" and coin.getpixel((0, 0))[3] == 0  # a token is cut out
 

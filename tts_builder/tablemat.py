@@ -396,8 +396,3 @@ def render_kit_pictures(layout: TableLayout) -> dict[str, Image.Image]:
             out[st.image(side)] = render_face(face, st.shape, cutout=False, fonts=fonts)
     assert list(out) == kit_images(layout)
     return out
-
-
-def render_kit_images(layout: TableLayout) -> dict[str, bytes]:
-    """Every kit image (:func:`tts_builder.save.kit_images`) as deterministic lossless PNG bytes, by file name."""
-    return {name: png_bytes(img) for name, img in render_kit_pictures(layout).items()}
