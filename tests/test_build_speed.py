@@ -308,3 +308,28 @@ def test_a_game_of_many_images_names_the_lowest_psnr_and_sums_up_the_rest() -> N
     assert line.endswith(f"; {21 - shown} more from {50.0 + shown - 1:.1f} to 69.0 dB; 2 lossless")
     few = _quality(SimpleNamespace(game_id="g", psnr={"a.png": 45.0, "b.png": None}, image_bytes=1024))  # type: ignore[arg-type]
     assert few == "g: images 1 KB, PSNR 45.0 dB or better: a.png 45.0 dB, b.png lossless"
+
+
+def test_the_quick_path_leaves_a_settings_file_to_the_full_command(built: dict[str, Path], tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """An up-to-date build answers from the stamp, unless a settings file could change what the
+    command means (a ``base_url`` beside ``--out``): then the full command reads it and builds."""
+    from tts_builder import config
+
+    assert (stamp.CONFIG_FILE, stamp.PYPROJECT, stamp.CONFIG_TABLE) == (config.CONFIG_FILE, config.PYPROJECT,
+                                                                         config.TABLE)
+    _copy(built, "palette", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    argv = [GAME, "--out", "palette"]
+    assert stamp.quick_build(argv) == 0  # up to date
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', "utf-8")
+    assert stamp.quick_build(argv) == 0  # a pyproject without the table changes nothing
+    (tmp_path / "pyproject.toml").write_text('[tool.tts-builder]\nbase_url = "https://example.org/m"\n', "utf-8")
+    assert stamp.quick_build(argv) is None
+    (tmp_path / "pyproject.toml").unlink()
+    (tmp_path / "tts-builder.toml").write_text('base_url = "https://example.org/m"\n', "utf-8")
+    assert stamp.quick_build(argv) is None
+    capsys.readouterr()
+    assert stamp.main(["build", *argv, "-q"]) == 0
+    assert "https://example.org/m/two-and-two/images/" in (tmp_path / "palette" / GAME / f"{GAME}.json").read_text()
