@@ -245,7 +245,8 @@ def test_report_refusals_are_one_line_exit_2(tmp_path, capsys):
     (broken / "t.json").write_text(json.dumps({**play_game("two-and-two", 1), "moves": {}}))
     for argv, words in ((["report", str(not_transcript)], "not a transcript"),
                         (["report", str(broken)], "t.json: field moves: expected a list"),
-                        (["report", str(empty)], "no transcripts"),
+                        (["report", str(empty)], "a folder with no .json file"),
+                        (["report", str(tmp_path / "nothing-*.json")], "the pattern matches no file"),
                         (["report", str(tmp_path / "missing.json")], "no such file"),
                         (["report", str(a), str(b)], "b.json: a game of obren-buttons, the others are of two-and-two")):
         code, out, err = run(capsys, argv)
@@ -283,3 +284,33 @@ def test_simulate_file_names_sort_in_seed_order(tmp_path, capsys):
     assert code == 0
     names = sorted(p.name for p in tmp_path.glob("obren-buttons-*.json"))
     assert names == [f"obren-buttons-{s:04d}.json" for s in range(998, 1002)]
+
+
+def test_report_reads_folders_zips_and_patterns_as_validate_does(tmp_path, capsys):
+    """A nested folder, a zip and a glob pattern give the report the files would give; a save
+    among them is passed over, and a folder holding only saves is refused in one line."""
+    import zipfile
+
+    games = [play_game("two-and-two", seed) for seed in range(4)]
+    files = []
+    for i, data in enumerate(games):
+        where = tmp_path / "t" / ("deep" if i % 2 else "") / f"g{i}.json"
+        where.parent.mkdir(parents=True, exist_ok=True)
+        where.write_text(json.dumps(data))
+        files.append(where)
+    (tmp_path / "t" / "save.json").write_text('{"ObjectStates": []}')
+    with zipfile.ZipFile(tmp_path / "games.zip", "w") as archive:
+        for i, data in enumerate(games):
+            archive.writestr(f"round/g{i}.json", json.dumps(data))
+    reports = []
+    for argv in ([str(p) for p in files], [str(tmp_path / "t")], [str(tmp_path / "games.zip")],
+                 [str(tmp_path / "t" / "**" / "g*.json")]):
+        code, out, err = run(capsys, ["report", *argv, "--json"])
+        assert code == 0, err
+        reports.append(json.loads(out))
+    assert reports[0]["games"] == 4 and all(r == reports[0] for r in reports)
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    (saves / "s.json").write_text('{"ObjectStates": []}')
+    code, out, err = run(capsys, ["report", str(saves)])
+    assert code == 2 and out == "" and "no transcripts" in err and err.count("\n") == 1

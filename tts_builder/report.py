@@ -18,6 +18,7 @@ it), else, in a team game, from ``team`` for the winners; a seat's policy from t
 from __future__ import annotations
 
 import io
+import os
 import math
 import statistics
 from pathlib import Path
@@ -453,43 +454,39 @@ def load_transcripts(items: Sequence[str | Path]) -> list[dict[str, Any]]:
 
 def iter_transcripts(items: Sequence[str | Path]) -> Iterator[dict[str, Any]]:
     """The transcripts named by ``items``, one at a time (a report over many games holds only what
-    :func:`game_record` keeps): files, or folders whose ``*.json`` transcripts are read (other JSON
-    there, such as a save, is passed over). InputError names a file that is not a transcript, a
-    folder without any, or a second game."""
+    :func:`game_record` keeps). Each item is read as ``validate`` reads it
+    (:func:`tts_builder.sources.expand_one`): a file, a folder and its subfolders, a zip archive or
+    a glob pattern. Other JSON inside a folder, archive or pattern (a save, say) is passed over.
+    InputError names a file that is not a transcript, a collection without any, or a second game."""
     from tts_builder.errors import InputError
-    from tts_builder.fileio import load_json_file
+    from tts_builder.fileio import parse_json_bytes
+    from tts_builder.sources import expand_one, is_collection
     from tts_builder.transcript import FORMAT
 
     first_game: str | None = None
-
-    def same_game(data: dict[str, Any], path: Path) -> dict[str, Any]:
-        nonlocal first_game
-        game = str(data.get("game"))
-        if first_game is None:
-            first_game = game
-        elif game != first_game:
-            raise InputError(f"{path}: a game of {game}, the others are of {first_game}: report one game at a time")
-        return _usable(data, path)
-
     for item in items:
-        path = Path(item)
-        if path.is_dir():
-            found = 0
-            for child in sorted(path.glob("*.json")):
-                data = load_json_file(child)
-                if isinstance(data, dict) and data.get("format") == FORMAT:
-                    yield same_game(data, child)
-                    found += 1
-            if not found:
-                raise InputError(f"{path}: no transcripts (*.json) in this folder")
-            continue
-        data = load_json_file(path)
-        if not (isinstance(data, dict) and data.get("format") == FORMAT):
-            raise InputError(f"{path}: not a transcript (field format is not {FORMAT!r})")
-        yield same_game(data, path)
+        text = os.fspath(item)
+        collection = is_collection(text)
+        found = 0
+        for source in expand_one(text):
+            data = parse_json_bytes(source.read(), source.name)
+            if not (isinstance(data, dict) and data.get("format") == FORMAT):
+                if collection:
+                    continue
+                raise InputError(f"{source.name}: not a transcript (field format is not {FORMAT!r})")
+            game = str(data.get("game"))
+            if first_game is None:
+                first_game = game
+            elif game != first_game:
+                raise InputError(f"{source.name}: a game of {game}, the others are of {first_game}: "
+                                 "report one game at a time")
+            found += 1
+            yield _usable(data, source.name)
+        if collection and not found:
+            raise InputError(f"{text}: no transcripts (*.json) in it")
 
 
-def _usable(data: dict[str, Any], path: Path) -> dict[str, Any]:
+def _usable(data: dict[str, Any], path: str) -> dict[str, Any]:
     """``data`` when its players and moves are lists, else InputError naming the file and field."""
     from tts_builder.errors import InputError
 
