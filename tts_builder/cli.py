@@ -334,7 +334,8 @@ def cmd_install(args: argparse.Namespace) -> int:
 def cmd_push(args: argparse.Namespace) -> int:
     from tts_builder.push import push_command
 
-    return push_command(_game_arg(args.game), out_root=Path(args.out), port=args.port)
+    return push_command(_game_arg(args.game), out_root=Path(args.out), port=args.port,
+                        editor_port=args.editor_port, force=args.force)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -498,6 +499,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--out", help="the folder the mod was built into (default build/)")
     p.add_argument("--port", type=int, default=39999, help="TTS's External Editor API port (default 39999)")
+    p.add_argument("--editor-port", type=int, default=39998,
+                   help="where TTS answers, to tell which game it runs (default 39998)")
+    p.add_argument("--force", action="store_true",
+                   help="push without checking that TTS runs this game's mod")
     p.set_defaults(func=cmd_push)
 
     p = sub.add_parser("show", help="a recorded game in words: the moves, a position, an illegal move's context")
