@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -141,15 +143,15 @@ def test_print_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_table_kit_is_printed_at_one_scale_that_fits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_table_kit_fit_is_printed_at_one_scale_that_fits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tts_builder.build import load_table_layout
     from tts_builder.printplay import kit_cards
 
-    assert main(["print", "obren-buttons", "--out", str(tmp_path), "--json"]) == 0
+    assert main(["print", "obren-buttons", "--out", str(tmp_path), "--kit", "fit", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert (report["cards"], report["kit"], report["pages"]) == (1, 17, 5)
+    assert (report["cards"], report["kit"], report["pages"], report["tiles"]) == (1, 17, 5, {})
     assert report["kit_scale"] == pytest.approx((196 / 12) / (63 / 2.2), abs=1e-4)  # board fills A4's width
-    assert main(["print", "obren-buttons", "--out", str(tmp_path)]) == 0
+    assert main(["print", "obren-buttons", "--out", str(tmp_path), "--kit", "fit"]) == 0
     out = capsys.readouterr().out
     assert "1 card(s) and 17 board(s)/piece(s) (at 57% of the cards' table scale, to fit the paper)" in out
     folder = tmp_path / "obren-buttons" / "print"
@@ -159,10 +161,49 @@ def test_the_table_kit_is_printed_at_one_scale_that_fits(tmp_path: Path, capsys:
     assert {"aid.png", "aid-back.png", "board-board.png", "white-8.png", "black-1-back.png"} <= names
     assert len(names) == 2 + 1 + 16 * 2
     layout = load_table_layout("obren-buttons")
-    kit, scale = kit_cards(layout, 63 / 2.2, PAPERS["a4"])
+    kit, scale = kit_cards(layout, 63 / 2.2, PAPERS["a4"], kit="fit")
     board = next(c for c in kit if c.card_id == "board-board")
     button = next(c for c in kit if c.card_id == "white-1")
     assert board.size_mm[0] == pytest.approx(210 - 14)  # as large as the margin allows
     assert button.size_mm[0] / board.size_mm[0] == pytest.approx(1.5 / 12)  # a button to the board as on the table
     with Image.open(folder / "png" / "board-board.png") as png:
         assert png.size[0] * 25.4 / png.info["dpi"][0] == pytest.approx(196, abs=0.5)  # says its printed size
+
+
+def test_a_board_larger_than_the_paper_is_printed_at_table_scale_in_tiles(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """By default the kit keeps the table's scale: Obren's 12-unit board (343.6 mm at the aid card's
+    63 mm per 2.2 units) in 2 x 2 tiles of 171.8 mm that butt together into the board, the buttons
+    at their table size; the PNG is the whole board, saying its printed size."""
+    from tts_builder.build import load_table_layout
+    from tts_builder.printplay import kit_cards
+
+    assert main(["print", "obren-buttons", "--out", str(tmp_path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tiles"] == {"board-board": [2, 2]} and report["kit_scale"] == 1.0
+    assert (report["cards"], report["kit"]) == (1, 17)  # the board counts once
+    layout = load_table_layout("obren-buttons")
+    kit, scale = kit_cards(layout, 63 / 2.2, PAPERS["a4"])
+    tiles = [c for c in kit if c.card_id.startswith("board-board-")]
+    assert [c.card_id for c in tiles] == ["board-board-r1c1", "board-board-r1c2", "board-board-r2c1", "board-board-r2c2"]
+    whole = 12 * 63 / 2.2
+    for tile in tiles:
+        assert tile.size_mm == pytest.approx((whole / 2, whole / 2)) and tile.size_mm[0] <= 210 - 14
+    assert [t.face.box for t in tiles] == [(0, 0, 0.5, 0.5), (0.5, 0, 1, 0.5), (0, 0.5, 0.5, 1), (0.5, 0.5, 1, 1)]
+    button = next(c for c in kit if c.card_id == "white-1")
+    assert button.size_mm[0] == pytest.approx(1.5 * 63 / 2.2)  # the buttons at the table's scale too
+    folder = tmp_path / "obren-buttons" / "print"
+    assert main(["print", "obren-buttons", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "board-board: at the table's scale in 4 tiles (2 row(s) of 2)" in out and "57%" not in out
+    names = {p.name for p in (folder / "png").iterdir()}
+    assert "board-board.png" in names and not any(n.startswith("board-board-r") for n in names)
+    with Image.open(folder / "png" / "board-board.png") as png:
+        assert png.size[0] * 25.4 / png.info["dpi"][0] == pytest.approx(whole, abs=0.5)
+    pdf = folder / "obren-buttons-a4.pdf"
+    assert _pdf_pages(pdf) == report["pages"] == 2 + 4 + 2  # aid and back, a tile a page, buttons and backs
+    if shutil.which("pdftotext"):  # each tile page's footer says where the tile goes
+        text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                              check=True).stdout
+        for place in ("row 1, column 1 of 2 x 2", "row 2, column 2 of 2 x 2"):
+            assert f"board-board {place}: cut on the marks, butt the edges" in text

@@ -158,7 +158,7 @@ def cmd_print(args: argparse.Namespace) -> int:
     game_id = _game_arg(args.game)
     out = _setting_out(args)
     sweep_stale_temp(out / game_id)  # what a killed run left
-    return print_command(game_id, out, args.paper, backs=not args.no_backs, as_json=args.json)
+    return print_command(game_id, out, args.paper, backs=not args.no_backs, as_json=args.json, kit=args.kit)
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
@@ -488,6 +488,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
     p.add_argument("--out", help="the build folder (default build/); files go to OUT/GAME/print/")
     p.add_argument("--no-backs", action="store_true", help="fronts only (default: each page's backs follow it)")
+    p.add_argument("--kit", choices=("table", "fit"), default="table",
+                   help="the boards and pieces at the table's scale, a large board in tiles (default), "
+                        "or shrunk together so that each board fits a page")
     p.add_argument("--json", action="store_true", help="one JSON object: the files, pages and counts")
     p.set_defaults(func=cmd_print)
 

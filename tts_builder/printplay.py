@@ -13,9 +13,10 @@
 The pictures are drawn by the art pipeline's own renderer, the same pixels the build draws
 (its cache keeps them at the TTS sheet sizes, not at print size), cut at the layout's cut box for the PDF; the physical size is the layout's ``size_mm``
 in ``art_src/<game>/art.json``. After the cards comes the table kit (``table.json``: boards, pieces,
-stacks of tiles, drawn as the build draws them) at the cards' scale on the table, or at one smaller
-scale for the whole kit when a board would not fit the paper (the summary says which). Art components
-too large for the page are scaled to fit, with a note. Same inputs, same bytes: the PDF's dates and
+stacks of tiles, drawn as the build draws them) at the cards' scale on the table: a board larger
+than the paper is printed in equal tiles, each with its crop marks, to cut and butt together (the
+footer names each tile's row and column); ``kit="fit"`` instead shrinks the whole kit to one scale
+at which every board fits a page. Art components too large for the page are scaled to fit, with a note. Same inputs, same bytes: the PDF's dates and
 ID are fixed.
 """
 
@@ -51,11 +52,34 @@ DEFAULT_MM_PER_UNIT = 25.4  # a table unit when no card gives the scale (TTS uni
 _FIXED_DATE = datetime(2000, 1, 1, tzinfo=timezone.utc)  # the PDF's dates: same inputs, same bytes
 
 
+KIT_MODES = ("table", "fit")
+
+
 @dataclass(frozen=True)
 class KitImage:
-    """One picture of the table kit (a board, a piece face), by its file name in ``images/``."""
+    """One picture of the table kit (a board, a piece face), by its file name in ``images/``; a tile
+    of a board is the cell ``tile`` (row, column, rows, columns; from 0) of a board whose whole size
+    is ``whole_mm``."""
 
     name: str
+    tile: tuple[int, int, int, int] | None = None
+    whole_mm: tuple[float, float] | None = None
+
+    @property
+    def box(self) -> tuple[float, float, float, float] | None:
+        """The tile's part of the picture: left, top, right, bottom as fractions."""
+        if self.tile is None:
+            return None
+        r, c, rows, cols = self.tile
+        return (c / cols, r / rows, (c + 1) / cols, (r + 1) / rows)
+
+    @property
+    def place(self) -> str:
+        """Where the tile goes, in words: "row 1, column 2 of 2 x 3"; empty for a whole picture."""
+        if self.tile is None:
+            return ""
+        r, c, rows, cols = self.tile
+        return f"row {r + 1}, column {c + 1} of {rows} x {cols}"
 
 
 Art = Picture | KitImage
@@ -100,10 +124,11 @@ class PrintResult:
     pages: int
     front_pages: int
     cards: int
-    kit: int  # boards, pieces and tiles of the table kit
+    kit: int  # boards, pieces and tiles of the table kit (a board printed in tiles counts once)
     pngs: int
     scaled: tuple[str, ...]  # cards printed smaller than life: they do not fit on the paper
     kit_scale: float  # the kit's size against the cards' scale on the table (1.0: the same)
+    tiled: tuple[tuple[str, int, int], ...] = ()  # (board card id, columns, rows) printed in tiles
 
 
 def print_cards(manifest: ArtManifest) -> list[PrintCard]:
@@ -160,15 +185,18 @@ def _latin1(text: str) -> str:
 
 
 def kit_cards(layout: TableLayout, mm_per_unit: float, paper: tuple[float, float],
-              margin: float = MARGIN_MM) -> tuple[list[PrintCard], float]:
+              margin: float = MARGIN_MM, *, kit: str = "table") -> tuple[list[PrintCard], float]:
     """The table kit (boards, pieces, stacks of tiles) as things to print, and the mm per table unit
-    they are printed at: the cards' scale (``mm_per_unit``), or smaller where a board would not fit
-    the paper, the same for the whole kit so that the pieces still fit the board's cells."""
+    they are printed at. ``kit="table"``: the cards' scale (``mm_per_unit``), a board larger than
+    the paper split into equal tiles (:func:`board_tiles`). ``kit="fit"``: one smaller scale for the
+    whole kit where a board would not fit the paper, so that the pieces still fit the board's cells."""
     scale = mm_per_unit
-    for board in layout.boards:
-        scale = min(scale, (paper[0] - 2 * margin) / board.size[0], (paper[1] - 2 * margin) / board.size[1])
-    cards = [PrintCard(f"board-{b.name}", "kit", KitImage(b.image), None, (b.size[0] * scale, b.size[1] * scale))
-             for b in layout.boards]
+    cards: list[PrintCard] = []
+    if kit == "fit":
+        for board in layout.boards:
+            scale = min(scale, (paper[0] - 2 * margin) / board.size[0], (paper[1] - 2 * margin) / board.size[1])
+    for b in layout.boards:
+        cards += board_tiles(f"board-{b.name}", b.image, (b.size[0] * scale, b.size[1] * scale), paper, margin)
     for piece in layout.pieces:
         back = KitImage(piece.image(1)) if len(piece.faces) > 1 else None
         cards.append(PrintCard(piece.id, "kit", KitImage(piece.image(0)), back, (piece.size * scale,) * 2))
@@ -177,6 +205,28 @@ def kit_cards(layout: TableLayout, mm_per_unit: float, paper: tuple[float, float
         cards += [PrintCard(f"{st.name}-{n + 1}", "kit", KitImage(st.image(0)), back, (st.size * scale,) * 2)
                   for n in range(st.count)]
     return cards, scale
+
+
+def board_tiles(card_id: str, image: str, size_mm: tuple[float, float], paper: tuple[float, float],
+                margin: float = MARGIN_MM) -> list[PrintCard]:
+    """A board as one card when it fits inside the margin, else as the fewest equal tiles that do,
+    row by row (ids ``<card_id>-r1c2``): cut on the crop marks, butted edge to edge they make the
+    board at ``size_mm``.
+
+    >>> [c.card_id for c in board_tiles("board-b", "b.png", (300.0, 100.0), (210.0, 297.0))]
+    ['board-b-r1c1', 'board-b-r1c2']
+    >>> board_tiles("board-b", "b.png", (300.0, 100.0), (210.0, 297.0))[1].size_mm
+    (150.0, 100.0)
+    """
+    w, h = size_mm
+    cols = max(1, math.ceil(w / (paper[0] - 2 * margin) - 1e-9))
+    rows = max(1, math.ceil(h / (paper[1] - 2 * margin) - 1e-9))
+    if cols == rows == 1:
+        return [PrintCard(card_id, "kit", KitImage(image), None, size_mm)]
+    return [PrintCard(f"{card_id}-r{r + 1}c{c + 1}", "kit",
+                      KitImage(image, (r, c, rows, cols), size_mm),
+                      None, (w / cols, h / rows))
+            for r in range(rows) for c in range(cols)]
 
 
 def write_pdf(pages: Sequence[Page], paper: tuple[float, float], picture: Callable[[Art], Image.Image],
@@ -210,6 +260,11 @@ def write_pdf(pages: Sequence[Page], paper: tuple[float, float], picture: Callab
             pdf.line(right + MARK_GAP_MM, y, min(paper[0], right + MARK_GAP_MM + MARK_LEN_MM), y)
         what = (f"fronts {front_no}/{fronts}, print at 100%" if page.side == "fronts"
                 else f"backs of fronts {front_no}/{fronts}, flip on the long edge")
+        tiles = [(s.card.card_id, s.card.face.place) for s in page.slots
+                 if isinstance(s.card.face, KitImage) and s.card.face.place]
+        if tiles:  # which part of which board, to put the tiles together
+            board = tiles[0][0].rsplit("-r", 1)[0]
+            what += f"; {board} " + ", ".join(place for _, place in tiles) + ": cut on the marks, butt the edges"
         _footer(pdf, f"{title}: {what}", page, paper)
     return bytes(pdf.output())
 
@@ -240,10 +295,13 @@ def _png(img: Image.Image, dpi: float) -> bytes:
     return buf.getvalue()
 
 
-def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: bool = True) -> PrintResult:
+def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: bool = True,
+               kit: str = "table") -> PrintResult:
     """Render (or reuse) the game's art and write its print folder; see the module docstring."""
     if paper_name not in PAPERS:
         raise InputError(f"--paper {paper_name}: expected one of {', '.join(PAPERS)}")
+    if kit not in KIT_MODES:
+        raise InputError(f"--kit {kit}: expected one of {', '.join(KIT_MODES)}")
     import rules
     from tts_builder.build import load_table_layout
     from tts_builder.tablemat import render_kit_pictures
@@ -261,16 +319,25 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
             full[pic.digest] = pic.draw(source)
         return full[pic.digest]
 
-    kit: dict[str, Image.Image] = {}
+    kit_pictures: dict[str, Image.Image] = {}
     for name, img in render_kit_pictures(layout).items():
         if img.mode == "RGBA":  # a token TTS cuts out: on white paper
-            kit[name] = Image.alpha_composite(Image.new("RGBA", img.size, "white"), img).convert("RGB")
+            kit_pictures[name] = Image.alpha_composite(Image.new("RGBA", img.size, "white"), img).convert("RGB")
         else:
-            kit[name] = img.convert("RGB")
+            kit_pictures[name] = img.convert("RGB")
+    tiles: dict[KitImage, Image.Image] = {}
 
     def picture(pic: Art) -> Image.Image:  # one object per render: fpdf2 embeds it once
         if isinstance(pic, KitImage):
-            return kit[pic.name]
+            whole = kit_pictures[pic.name]
+            box = pic.box
+            if box is None:
+                return whole
+            if pic not in tiles:
+                left, top, right, bottom = box
+                tiles[pic] = whole.crop((round(left * whole.width), round(top * whole.height),
+                                         round(right * whole.width), round(bottom * whole.height)))
+            return tiles[pic]
         if pic.digest not in trimmed:
             trimmed[pic.digest] = trim(render(pic), pic.layout, pic.dpi)
         return trimmed[pic.digest]
@@ -279,7 +346,7 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     cards = print_cards(manifest)
     # the kit at the cards' scale on the table: a card's art width (mm) over its width in table units
     mm_per_unit = cards[0].size_mm[0] / layout.card.size[0] if cards else DEFAULT_MM_PER_UNIT
-    kit_list, kit_scale = kit_cards(layout, mm_per_unit, paper)
+    kit_list, kit_scale = kit_cards(layout, mm_per_unit, paper, kit=kit)
     cards += kit_list
     if not cards:
         raise InputError(f"{game_id}: the art has no cards or components to print")
@@ -294,6 +361,8 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     written: set[str] = set()
 
     def write_png(name: str, pic: Art, size_mm: tuple[float, float]) -> None:
+        if isinstance(pic, KitImage) and pic.whole_mm is not None:  # a tile: the whole board's PNG
+            name, size_mm, pic = f"{name.rsplit('-r', 1)[0]}.png", pic.whole_mm, KitImage(pic.name)
         key = pic.name if isinstance(pic, KitImage) else pic.digest
         if key not in encoded:
             img = picture(pic) if isinstance(pic, KitImage) else render(pic)
@@ -318,31 +387,41 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     for stale in sorted(png_folder.glob("*.png")):
         if stale.name not in written:
             stale.unlink()
+    tiled: dict[str, tuple[int, int]] = {}
+    for card in kit_list:
+        if isinstance(card.face, KitImage) and card.face.tile is not None:
+            tiled[card.card_id.rsplit("-r", 1)[0]] = (card.face.tile[3], card.face.tile[2])
+    boards_in_tiles = sum(cols * rows - 1 for cols, rows in tiled.values())
     return PrintResult(pdf_path, len(pages), sum(p.side == "fronts" for p in pages), len(cards) - len(kit_list),
-                       len(kit_list), len(written), tuple(scaled),
-                       kit_scale / mm_per_unit if kit_list else 1.0)
+                       len(kit_list) - boards_in_tiles, len(written), tuple(scaled),
+                       kit_scale / mm_per_unit if kit_list else 1.0,
+                       tuple((board, cols, rows) for board, (cols, rows) in tiled.items()))
 
 
 def print_command(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: bool = True,
-                  as_json: bool = False) -> int:
+                  as_json: bool = False, kit: str = "table") -> int:
     """Body of ``tts-builder print``: write the print folder, say what is in it (``as_json``: one JSON
     object), return 0."""
-    result = print_game(game_id, out_root, paper_name, backs=backs)
+    result = print_game(game_id, out_root, paper_name, backs=backs, kit=kit)
     if as_json:
         print(json.dumps({"game": game_id, "paper": paper_name, "pdf": str(result.pdf), "pages": result.pages,
                           "front_pages": result.front_pages, "cards": result.cards, "kit": result.kit,
                           "kit_scale": round(result.kit_scale, 4), "pngs": result.pngs,
-                          "png_folder": str(result.pdf.parent / "png"), "scaled": list(result.scaled)},
+                          "png_folder": str(result.pdf.parent / "png"), "scaled": list(result.scaled),
+                          "tiles": {board: [cols, rows] for board, cols, rows in result.tiled}},
                          sort_keys=True))
         return 0
     paper = PAPER_NAMES[paper_name]
     sides = (f"{result.front_pages} of fronts, each followed by its backs for duplex (flip on the long edge)"
              if backs else "fronts only")
-    kit = ""
+    kit_text = ""
     if result.kit:
-        kit = f" and {result.kit} board(s)/piece(s)" + (
+        kit_text = f" and {result.kit} board(s)/piece(s)" + (
             f" (at {result.kit_scale:.0%} of the cards' table scale, to fit the paper)" if result.kit_scale < 1 else "")
-    print(f"{game_id}: {result.cards} card(s){kit} on {result.pages} {paper} page(s) ({sides}) -> {result.pdf}")
+    print(f"{game_id}: {result.cards} card(s){kit_text} on {result.pages} {paper} page(s) ({sides}) -> {result.pdf}")
+    for board, cols, rows in result.tiled:
+        print(f"{board}: at the table's scale in {cols * rows} tiles ({rows} row(s) of {cols}); "
+              f"cut on the marks and butt the edges (--kit fit shrinks the kit to fit a page)")
     print(f"{result.pngs} PNG(s) at the render resolution, bleed included -> {result.pdf.parent / 'png'}")
     if result.scaled:
         print(f"note: {len(result.scaled)} component(s) larger than the page printed smaller than life: "
