@@ -22,6 +22,7 @@ ID are fixed.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -48,6 +49,7 @@ MARGIN_MM = 7.0  # room for the crop marks; most printers print from about 4 mm 
 MARK_GAP_MM = 1.0  # between a card's edge and its crop mark
 MARK_LEN_MM = 5.0
 MARK_WIDTH_MM = 0.2
+BOARD_DPI = 150  # boards are drawn anew for print at this resolution (the build's are for the screen)
 DEFAULT_MM_PER_UNIT = 25.4  # a table unit when no card gives the scale (TTS units are about an inch)
 _FIXED_DATE = datetime(2000, 1, 1, tzinfo=timezone.utc)  # the PDF's dates: same inputs, same bytes
 
@@ -304,7 +306,7 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
         raise InputError(f"--kit {kit}: expected one of {', '.join(KIT_MODES)}")
     import rules
     from tts_builder.build import load_table_layout
-    from tts_builder.tablemat import render_kit_pictures
+    from tts_builder.tablemat import render_board, render_kit_pictures, table_fonts
 
     out_root = Path(out_root)
     manifest = render_game_art(game_id, out_root)
@@ -319,8 +321,19 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
             full[pic.digest] = pic.draw(source)
         return full[pic.digest]
 
+    paper = PAPERS[paper_name]
+    cards = print_cards(manifest)
+    # the kit at the cards' scale on the table: a card's art width (mm) over its width in table units
+    mm_per_unit = cards[0].size_mm[0] / layout.card.size[0] if cards else DEFAULT_MM_PER_UNIT
+    kit_list, kit_scale = kit_cards(layout, mm_per_unit, paper, kit=kit)
     kit_pictures: dict[str, Image.Image] = {}
-    for name, img in render_kit_pictures(layout).items():
+    pictures = render_kit_pictures(layout)
+    fonts = table_fonts(game_id)
+    for board in layout.boards:  # at BOARD_DPI of its printed size, where that is finer than the build's
+        ppu = math.ceil(BOARD_DPI / 25.4 * kit_scale)
+        if ppu > board.pixels_per_unit:
+            pictures[board.image] = render_board(dataclasses.replace(board, pixels_per_unit=ppu), fonts)
+    for name, img in pictures.items():
         if img.mode == "RGBA":  # a token TTS cuts out: on white paper
             kit_pictures[name] = Image.alpha_composite(Image.new("RGBA", img.size, "white"), img).convert("RGB")
         else:
@@ -342,11 +355,6 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
             trimmed[pic.digest] = trim(render(pic), pic.layout, pic.dpi)
         return trimmed[pic.digest]
 
-    paper = PAPERS[paper_name]
-    cards = print_cards(manifest)
-    # the kit at the cards' scale on the table: a card's art width (mm) over its width in table units
-    mm_per_unit = cards[0].size_mm[0] / layout.card.size[0] if cards else DEFAULT_MM_PER_UNIT
-    kit_list, kit_scale = kit_cards(layout, mm_per_unit, paper, kit=kit)
     cards += kit_list
     if not cards:
         raise InputError(f"{game_id}: the art has no cards or components to print")
