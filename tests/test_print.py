@@ -207,3 +207,25 @@ def test_a_board_larger_than_the_paper_is_printed_at_table_scale_in_tiles(
                               check=True).stdout
         for place in ("row 1, column 1 of 2 x 2", "row 2, column 2 of 2 x 2"):
             assert f"board-board {place}: cut on the marks, butt the edges" in text
+
+
+def test_print_reports_each_step_to_its_progress_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tts_builder.printplay import PRINT_STEPS, print_game
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.events: list[str] = []
+
+        def note(self, detail: str) -> None:
+            self.events.append(f"note {detail}")
+
+        def advance(self, steps: int = 1) -> None:
+            self.events.append("advance")
+
+    seen = Recorder()
+    print_game("obren-buttons", tmp_path, progress=seen)
+    assert seen.events.count("advance") == len(PRINT_STEPS)
+    assert seen.events[-2:] == ["note a PNG per card", "advance"]
+    assert any(e.startswith("note the PDF, ") for e in seen.events)
+    assert main(["print", "obren-buttons", "--out", str(tmp_path), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

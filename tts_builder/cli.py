@@ -158,7 +158,8 @@ def cmd_print(args: argparse.Namespace) -> int:
     game_id = _game_arg(args.game)
     out = _setting_out(args)
     sweep_stale_temp(out / game_id)  # what a killed run left
-    return print_command(game_id, out, args.paper, backs=not args.no_backs, as_json=args.json, kit=args.kit)
+    return print_command(game_id, out, args.paper, backs=not args.no_backs, as_json=args.json, kit=args.kit,
+                         progress=progress_mode(args.quiet))
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
@@ -492,6 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the boards and pieces at the table's scale, a large board in tiles (default), "
                         "or shrunk together so that each board fits a page")
     p.add_argument("--json", action="store_true", help="one JSON object: the files, pages and counts")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr (results on stdout are the same)")
     p.set_defaults(func=cmd_print)
 
     p = sub.add_parser("completion", help="print a shell completion script (bash, zsh or tcsh)")

@@ -41,6 +41,7 @@ from tts_builder.art.source import load_art_source
 from tts_builder.save import TableLayout
 from tts_builder.errors import InputError
 from tts_builder.fileio import atomic_write_bytes
+from tts_builder.progress import Mode
 
 #: paper name -> (width, height) in mm, portrait
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -297,9 +298,15 @@ def _png(img: Image.Image, dpi: float) -> bytes:
     return buf.getvalue()
 
 
+#: the steps of :func:`print_game`, for a progress line
+PRINT_STEPS = ("art", "kit", "pdf", "png")
+
+
 def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: bool = True,
-               kit: str = "table") -> PrintResult:
-    """Render (or reuse) the game's art and write its print folder; see the module docstring."""
+               kit: str = "table", progress: Any = None) -> PrintResult:
+    """Render (or reuse) the game's art and write its print folder; see the module docstring.
+    ``progress`` (a :class:`tts_builder.progress.Progress` over :data:`PRINT_STEPS`) hears each
+    step begin and end."""
     if paper_name not in PAPERS:
         raise InputError(f"--paper {paper_name}: expected one of {', '.join(PAPERS)}")
     if kit not in KIT_MODES:
@@ -308,8 +315,17 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     from tts_builder.build import load_table_layout
     from tts_builder.tablemat import render_board, render_kit_pictures, table_fonts
 
+    def step(name: str, detail: str) -> Callable[[], None]:
+        if progress is None:
+            return lambda: None
+        progress.note(detail)
+        return lambda: progress.advance()
+
     out_root = Path(out_root)
-    manifest = render_game_art(game_id, out_root)
+    done = step("art", "the cards' art (the build's, from its cache when it is up to date)")
+    manifest = render_game_art(game_id, out_root, progress=progress.note if progress is not None else None)
+    done()
+    done = step("kit", "the boards and pieces")
     layout = load_table_layout(game_id)
     source = load_art_source(game_id)
     folder = out_root / game_id / "print"
@@ -338,6 +354,7 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
             kit_pictures[name] = Image.alpha_composite(Image.new("RGBA", img.size, "white"), img).convert("RGB")
         else:
             kit_pictures[name] = img.convert("RGB")
+    done()
     tiles: dict[KitImage, Image.Image] = {}
 
     def picture(pic: Art) -> Image.Image:  # one object per render: fpdf2 embeds it once
@@ -361,8 +378,11 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     pages, scaled = plan_pages(cards, paper, backs=backs)
     title = rules.get_game(game_id).name
     pdf_path = folder / f"{game_id}-{paper_name}.pdf"
+    done = step("pdf", f"the PDF, {len(pages)} pages")
     atomic_write_bytes(pdf_path, write_pdf(pages, paper, picture, title=title,
                                            paper_name=PAPER_NAMES[paper_name]))
+    done()
+    done = step("png", "a PNG per card")
 
     png_folder = folder / "png"
     encoded: dict[str, bytes] = {}
@@ -395,6 +415,7 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     for stale in sorted(png_folder.glob("*.png")):
         if stale.name not in written:
             stale.unlink()
+    done()
     tiled: dict[str, tuple[int, int]] = {}
     for card in kit_list:
         if isinstance(card.face, KitImage) and card.face.tile is not None:
@@ -407,10 +428,13 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
 
 
 def print_command(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: bool = True,
-                  as_json: bool = False, kit: str = "table") -> int:
+                  as_json: bool = False, kit: str = "table", progress: Mode = "auto") -> int:
     """Body of ``tts-builder print``: write the print folder, say what is in it (``as_json``: one JSON
-    object), return 0."""
-    result = print_game(game_id, out_root, paper_name, backs=backs, kit=kit)
+    object), return 0. ``progress`` is the progress line's mode (stderr)."""
+    from tts_builder.progress import Progress
+
+    with Progress("print", len(PRINT_STEPS), "steps", mode=progress) as shown:
+        result = print_game(game_id, out_root, paper_name, backs=backs, kit=kit, progress=shown)
     if as_json:
         print(json.dumps({"game": game_id, "paper": paper_name, "pdf": str(result.pdf), "pages": result.pages,
                           "front_pages": result.front_pages, "cards": result.cards, "kit": result.kit,
