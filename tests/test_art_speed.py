@@ -1,17 +1,22 @@
-"""The renderer's shortcuts give the same pixels as the plain way of drawing.
+"""The art's shortcuts give the same pixels as the plain way, and the picture cache keeps them whole.
 
 A text layer's mask is cut to its ink and remembered (:func:`tts_builder.art.render._text_mask`);
-these tests draw text the plain way (a mask the size of the box, pasted whole) and compare.
+these tests draw text the plain way (a mask the size of the box, pasted whole) and compare. The
+picture cache (:mod:`tts_builder.art.cache`) stores RLE TGA files with a CRC-32: a damaged one is
+drawn again, and the files of earlier cache formats are removed.
 """
 
 from __future__ import annotations
 
+import io
+import zlib
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from tts_builder.art import fit_text
+from tts_builder.art import fit_text, render_game_art
 from tts_builder.art.render import _TRANSPOSE, _text_mask, font
 
 
@@ -82,3 +87,49 @@ def test_remembered_layout_is_the_same_layout() -> None:
     assert again == first and first.size_px < 60 and "\n" in first.text
     fit_text.cache_clear()
     assert fit_text("a long label that has to shrink and wrap", 120, 50, **args) == first
+
+
+# --------------------------------------------------------------------------- the picture cache
+
+
+def test_cache_pictures_round_trip_and_a_damaged_one_is_drawn_again(tmp_path: Path) -> None:
+    from tests.test_art import make_source
+    root = make_source(tmp_path / "src")
+    out = tmp_path / "out"
+    render_game_art("tiny", out, art_root=root)
+    images, cache = out / "tiny" / "images", out / "tiny" / "art-cache"
+    before = {p.name: p.read_bytes() for p in images.glob("*.png")}
+    pictures = sorted(cache.glob("*.tga"))
+    assert pictures and not list(cache.glob("*.rgbz"))
+    for p in pictures:  # each one a TGA (RLE) with the CRC-32 of its bytes after it
+        body = p.read_bytes()[:-4]
+        assert zlib.crc32(body).to_bytes(4, "big") == p.read_bytes()[-4:]
+        with Image.open(io.BytesIO(body)) as img:
+            assert img.format == "TGA" and img.mode == "RGB" and img.info.get("compression") == "tga_rle"
+    # one bit flipped in the middle of a picture (still a readable TGA), one cut short
+    flipped, cut = pictures[0], pictures[1]
+    data = bytearray(flipped.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    flipped.write_bytes(bytes(data))
+    cut.write_bytes(cut.read_bytes()[:-100])
+    for p in images.glob("*.png"):  # the outputs must be made again, from the cache
+        p.unlink()
+    again = render_game_art("tiny", out, art_root=root)
+    assert again.rendered == 2  # the two damaged pictures, and only they, were drawn again
+    assert {p.name: p.read_bytes() for p in images.glob("*.png")} == before
+
+
+def test_pictures_of_earlier_cache_formats_are_removed(tmp_path: Path) -> None:
+    from tests.test_art import make_source
+    root = make_source(tmp_path / "src")
+    out = tmp_path / "out"
+    render_game_art("tiny", out, art_root=root)
+    cache = out / "tiny" / "art-cache"
+    digest = sorted(cache.glob("*.tga"))[0].name[:64]
+    old = [cache / f"{digest}-10x10.rgbz", cache / f"{digest}.png"]
+    for p in old:
+        p.write_bytes(b"old")
+    keep = cache / "notes.txt"
+    keep.write_text("not ours")
+    render_game_art("tiny", out, art_root=root)
+    assert not any(p.exists() for p in old) and keep.exists()
