@@ -221,7 +221,7 @@ def fit_text(text: str, box_w: int, box_h: int, *, size_px: int, min_size_px: in
     return best
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)  # masks cut to their ink: small, and the repeated ones are few
 def _text_mask(fitted: FittedText, face: FontFile | None, align: str, lw: int, lh: int, x: int, y: int,
                rot: float) -> tuple[Image.Image, tuple[int, int, int, int]] | None:
     """The coverage mask of ``fitted`` drawn at ``(x, y)`` in an ``lw`` x ``lh`` box, then turned by
