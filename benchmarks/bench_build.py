@@ -221,8 +221,9 @@ def main(argv: list[str] | None = None) -> int:
                 all_met &= ok
                 print(f"  goal: {goal:48s} {figure:>24s}  {met(ok)}")
             total, spent = cold_steps(game, work / "steps")
-            print(f"  where a cold build's CPU goes (in this process, {total:.3f} s; the command adds its "
-                  f"start-up, {max(0.0, c - total):.3f} s):")
+            print(f"  where a cold build's CPU goes (one build_game in this process, modules already imported: "
+                  f"{total:.3f} s; the command's median adds {max(0.0, c - total):.3f} s of start-up, imports "
+                  f"and the machine's noise):")
             for step, seconds in spent.items():
                 print(f"    {step:28s} {seconds:7.3f} s  {seconds / total:6.1%}")
             scale = spent["scale to cells (Lanczos)"]
