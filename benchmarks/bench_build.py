@@ -14,7 +14,12 @@ and in this process, on the images that cold build wrote (decoded first):
 * ``encode``: the bare encode of its final images as the build encodes them
   (:func:`tts_builder.art.pipeline.encode_png`: palette PNGs), and ``encode-lossless``
   (the lossless PNG encode, the floor as issue 12 first measured it);
-* the images' bytes against a ``--lossless`` build of the same game, and their lowest PSNR.
+* the images' bytes against a ``--lossless`` build of the same game, and their lowest PSNR;
+* where a cold build's CPU goes (one more cold build per game, in this process, its steps timed):
+  drawing the cards, scaling them to their cells (Lanczos, from the art's 300 dpi), the picture
+  cache, composing sheets, encoding, the save and its check; and the ratio a build could reach
+  if everything but the encode and the card scaling took no time at all (the floor of the
+  cold / encode goal while the cards are drawn at 300 dpi and scaled as today).
 
 Rounds are interleaved (every game, then the next round) and each figure is the median.
 With ``--against REF`` the tree at git ``REF`` (``git archive``) is measured in the same
@@ -106,6 +111,52 @@ def quality(palette_dir: Path, lossless_dir: Path) -> tuple[int, int, float]:
             sum(p.stat().st_size for p in final_images(lossless_dir)), worst)
 
 
+#: (module, function, step) wrapped by :func:`cold_steps`; the steps are disjoint
+STEPS = (
+    ("tts_builder.art.cache", "resolve_card", "resolve templates"),
+    ("tts_builder.art.cache", "draw_resolved", "draw cards (300 dpi)"),
+    ("tts_builder.art.cache", "trim", "trim the bleed"),
+    ("tts_builder.art.cache", "scale_to", "scale to cells (Lanczos)"),
+    ("tts_builder.art.cache", "_tga_bytes", "picture cache writes"),
+    ("tts_builder.art.pipeline", "compose_sheet", "compose sheets"),
+    ("tts_builder.art.pipeline", "encode_png", "encode (art)"),
+    ("tts_builder.build", "encode_png", "encode (mat, kit)"),
+    ("tts_builder.build", "render_mat", "draw the mat"),
+    ("tts_builder.build", "assemble", "save + Lua"),
+    ("tts_builder.build", "_check_against", "check the save"),
+)
+
+
+def cold_steps(game: str, folder: Path) -> tuple[float, dict[str, float]]:
+    """One cold ``build_game`` in this process: its CPU seconds and each step's (:data:`STEPS`)."""
+    import functools
+    import importlib
+
+    from tts_builder.build import build_game
+    spent: dict[str, float] = {step: 0.0 for _m, _f, step in STEPS}
+    undo = []
+    for module_name, name, step in STEPS:
+        module = importlib.import_module(module_name)
+        original = getattr(module, name)
+
+        def timed(*args: object, _f: object = original, _step: str = step, **kwargs: object) -> object:
+            start = time.process_time()
+            try:
+                return _f(*args, **kwargs)  # type: ignore[operator]
+            finally:
+                spent[_step] += time.process_time() - start
+
+        setattr(module, name, functools.wraps(original)(timed))
+        undo.append((module, name, original))
+    try:
+        start = time.process_time()
+        build_game(game, folder, jobs=1)
+        return time.process_time() - start, spent
+    finally:
+        for module, name, original in undo:
+            setattr(module, name, original)
+
+
 def met(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
@@ -169,6 +220,14 @@ def main(argv: list[str] | None = None) -> int:
             for goal, figure, ok in goals:
                 all_met &= ok
                 print(f"  goal: {goal:48s} {figure:>24s}  {met(ok)}")
+            total, spent = cold_steps(game, work / "steps")
+            print(f"  where a cold build's CPU goes (one build_game in this process, modules already imported: "
+                  f"{total:.3f} s; the command's median adds {max(0.0, c - total):.3f} s of start-up, imports "
+                  f"and the machine's noise):")
+            for step, seconds in spent.items():
+                print(f"    {step:28s} {seconds:7.3f} s  {seconds / total:6.1%}")
+            scale = spent["scale to cells (Lanczos)"]
+            print(f"  floor: bare encode + scaling the cards alone would be {(e + scale) / e:.2f}x the bare encode")
         if not args.no_jobs and len(args.games) > 1:
             walls = {1: [], 2: []}  # type: dict[int, list[float]]
             for r in range(args.rounds):

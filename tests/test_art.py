@@ -221,7 +221,7 @@ def test_incremental_and_deterministic(tmp_path: Path) -> None:
     second = render_game_art("tiny", out, art_root=root)
     assert (second.rendered, second.reused) == (0, 7)
     assert pngs(images) == before
-    cached_before = {p.name[:64] for p in (out / "tiny" / "art-cache").glob("*.rgbz")}
+    cached_before = {p.name[:64] for p in (out / "tiny" / "art-cache").glob("*.tga")}
 
     # the same inputs in another folder: byte-identical images
     render_game_art("tiny", tmp_path / "other", art_root=root)
@@ -236,7 +236,7 @@ def test_incremental_and_deterministic(tmp_path: Path) -> None:
     after = pngs(images)
     assert after["main-1.png"] != before["main-1.png"]
     assert after["main-back.png"] == before["main-back.png"] and after["tok.png"] == before["tok.png"]
-    cached = {p.name[:64] for p in (out / "tiny" / "art-cache").glob("*.rgbz")}  # digest-WxH.rgbz
+    cached = {p.name[:64] for p in (out / "tiny" / "art-cache").glob("*.tga")}  # digest-WxH.tga
     assert len(cached) == 7 and len(cached - cached_before) == 1  # the stale picture is pruned
 
 

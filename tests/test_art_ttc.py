@@ -383,7 +383,7 @@ def test_roster_power_change_redraws_exactly_those_cards(low_res: tuple[Path, Pa
     # new sheet pixels (the 256 px thumbnail may not change: its outer cards lie half under the middle one)
     assert {n for n in after.files if after.files[n].sha256 != before.files[n].sha256} - {"thumbnail.png"} \
         == changed - {"thumbnail.png"}
-    cached = {p.name[:64] for p in (tmp_path / "out" / GAME / "art-cache").glob("*.rgbz")}  # digest-WxH.rgbz
+    cached = {p.name[:64] for p in (tmp_path / "out" / GAME / "art-cache").glob("*.tga")}  # digest-WxH.tga
     assert len(cached) == 81  # stale pictures pruned
 
 

@@ -4,10 +4,13 @@ A card is drawn at the art source's DPI (300), bleed included, then trimmed to i
 and scaled (Lanczos) to the cell of its sheet, the size of a back or a standalone image, or
 kept at full size for the thumbnail. The cache keeps the result of that last step, keyed by
 the card's :func:`~tts_builder.art.render.job_digest` and the size, as
-``art-cache/<digest>-<w>x<h>.rgbz``: the raw RGB pixels compressed with zlib at level 1.
-Compared with a full-size PNG that is about a third of the pixels and a quarter of the
-encoding and decoding work, and the pixels are the same as drawing the card again, so the
-output images are the same byte for byte.
+``art-cache/<digest>-<w>x<h>.tga``: the RGB pixels run-length encoded (TGA RLE, Pillow's C
+encoder) with a CRC-32 after them. Card art is mostly flat colour, so that is about a fifth
+of the raw bytes, written in a third of the CPU time of zlib at level 1 (the format before,
+``.rgbz``: 0.30 s of Twin Tower City's 3.3 s cold build), for about twice zlib's bytes, and
+read faster.
+The pixels are the same as drawing the card again, so the output images are the same byte
+for byte.
 
 Pictures are drawn lazily: a build whose output images are all up to date draws nothing,
 and a changed card redraws that card only, the other cards of its sheet coming from the
@@ -16,6 +19,7 @@ cache. ``rendered`` counts the cards drawn by this run, ``reused`` the others it
 
 from __future__ import annotations
 
+import io
 import re
 import zlib
 from collections import OrderedDict
@@ -29,8 +33,10 @@ from tts_builder.art.render import (CardJob, draw_resolved, geometry, render_car
 from tts_builder.art.source import ArtSource, ComponentRow, Layout
 from tts_builder.fileio import atomic_write_bytes
 
-SUFFIX = ".rgbz"
-_NAME = re.compile(r"^([0-9a-f]{64})(?:-\d+x\d+\.rgbz|\.png)$")  # ours, and the full-size PNGs of earlier versions
+SUFFIX = ".tga"
+#: ours, and what earlier versions kept (full-size PNGs, then zlib-compressed raw RGB): removed by :meth:`prune`
+_NAME = re.compile(r"^([0-9a-f]{64})(?:-\d+x\d+(\.tga|\.rgbz)|\.png)$")
+_OLD_SUFFIXES = (".png", ".rgbz")
 
 
 class PictureCache:
@@ -75,13 +81,22 @@ class PictureCache:
         return self.folder / f"{digest}-{size[0]}x{size[1]}{SUFFIX}"
 
     def _load(self, path: Path, size: tuple[int, int]) -> Image.Image | None:
+        """The cached picture, or None when it is missing or damaged (then it is drawn again)."""
         try:
-            raw = zlib.decompress(path.read_bytes())
-        except (OSError, zlib.error):
+            data = path.read_bytes()
+        except OSError:
             return None
-        if len(raw) != size[0] * size[1] * 3:
-            return None  # damaged: drawn again
-        return Image.frombytes("RGB", size, raw)
+        body, check = data[:-4], data[-4:]
+        if len(data) < 4 or zlib.crc32(body).to_bytes(4, "big") != check:
+            return None
+        try:
+            with Image.open(io.BytesIO(body), formats=("TGA",)) as img:
+                if img.size != size or img.mode != "RGB":
+                    return None
+                img.load()
+                return img.copy()
+        except (OSError, SyntaxError, ValueError):  # Pillow: unreadable or truncated
+            return None
 
     def _draw(self, job: CardJob) -> Image.Image:
         """The trimmed full-size picture of ``job`` (drawn, or kept from earlier in this run)."""
@@ -111,7 +126,7 @@ class PictureCache:
         if cached is not None:
             return cached
         img = scale_to(self._draw(job), size)
-        atomic_write_bytes(path, zlib.compress(img.tobytes(), 1), fsync=False)  # _load checks the length
+        atomic_write_bytes(path, _tga_bytes(img), fsync=False)  # _load checks the size and mode
         return img
 
     def prune(self) -> int:
@@ -120,8 +135,17 @@ class PictureCache:
         if self.folder.is_dir():
             for p in sorted(self.folder.iterdir()):
                 match = _NAME.match(p.name)
-                if match and (match.group(1) not in self._seen or p.suffix == ".png") and p.is_file():
+                if match and (match.group(1) not in self._seen or p.suffix in _OLD_SUFFIXES) and p.is_file():
                     p.unlink()
                     removed += 1
         return removed
 
+
+
+def _tga_bytes(img: Image.Image) -> bytes:
+    """``img`` (RGB) as a run-length encoded TGA file, then the CRC-32 of those bytes (4 bytes, big
+    endian: TGA has no checksum of its own, and a damaged file must be drawn again, not used)."""
+    buf = io.BytesIO()
+    img.save(buf, format="TGA", compression="tga_rle")
+    body = buf.getvalue()
+    return body + zlib.crc32(body).to_bytes(4, "big")

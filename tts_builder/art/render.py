@@ -183,6 +183,7 @@ def fit_layer(source: ArtSource, layer: Mapping[str, Any], box_w: int, box_h: in
                     align=layer.get("align", "center"), face=source.font(layer.get("font")))
 
 
+@lru_cache(maxsize=4096)
 def fit_text(text: str, box_w: int, box_h: int, *, size_px: int, min_size_px: int | None = None,
              wrap: bool = False, line_spacing: float = 1.0, stroke_px: int = 0,
              align: str = "left", face: FontFile | None = None) -> FittedText:
@@ -192,6 +193,7 @@ def fit_text(text: str, box_w: int, box_h: int, *, size_px: int, min_size_px: in
     (largest size first, found by bisection) until its ink box fits the box; if
     even ``min_size_px`` does not fit, it is laid out at ``min_size_px`` with
     ``fits=False``. ``wrap`` breaks lines at spaces to the box width at each size.
+    Remembered (the same text in the same box is laid out once: a label on every card).
     """
     def layout(size: int) -> FittedText:
         stroke = max(0, round(stroke_px * size / size_px)) if size_px else stroke_px
@@ -217,6 +219,28 @@ def fit_text(text: str, box_w: int, box_h: int, *, size_px: int, min_size_px: in
         else:
             hi = mid - 1
     return best
+
+
+@lru_cache(maxsize=256)  # masks cut to their ink: small, and the repeated ones are few
+def _text_mask(fitted: FittedText, face: FontFile | None, align: str, lw: int, lh: int, x: int, y: int,
+               rot: float) -> tuple[Image.Image, tuple[int, int, int, int]] | None:
+    """The coverage mask of ``fitted`` drawn at ``(x, y)`` in an ``lw`` x ``lh`` box, then turned by
+    ``rot`` degrees, cut to its ink: ``(mask, (left, top, full width, full height))``, None when
+    nothing is inked. Pasting the cut mask at ``left, top`` changes the same pixels as pasting the
+    whole one (a zero coverage leaves a pixel as it is), over less area; a text drawn on many cards
+    (a label, a cost) is drawn once."""
+    mask = Image.new("L", (lw, lh), 0)
+    ImageDraw.Draw(mask).multiline_text((x, y), fitted.text, fill=255, font=font(fitted.size_px, face),
+                                        spacing=fitted.spacing_px, align=align,
+                                        stroke_width=fitted.stroke_px, stroke_fill=255)
+    if rot in _TRANSPOSE:
+        mask = mask.transpose(_TRANSPOSE[int(rot)])
+    elif rot:
+        mask = mask.rotate(rot, resample=Image.Resampling.BICUBIC, expand=True)
+    ink = mask.getbbox()
+    if ink is None:
+        return None
+    return mask.crop(ink), (ink[0], ink[1], mask.width, mask.height)
 
 
 # --------------------------------------------------------------------------- geometry
@@ -474,16 +498,12 @@ class _Painter:
         x = {"left": 0, "center": (lw - fitted.width) // 2, "right": lw - fitted.width}[align] - fitted.bbox[0]
         valign = layer.get("valign", "middle")
         y = {"top": 0, "middle": (lh - fitted.height) // 2, "bottom": lh - fitted.height}[valign] - fitted.bbox[1]
-        mask = Image.new("L", (lw, lh), 0)
-        ImageDraw.Draw(mask).multiline_text((x, y), fitted.text, fill=255, font=font(fitted.size_px, face),
-                                            spacing=fitted.spacing_px, align=align,
-                                            stroke_width=fitted.stroke_px, stroke_fill=255)
-        if rot in _TRANSPOSE:
-            mask = mask.transpose(_TRANSPOSE[int(rot)])
-        elif rot:
-            mask = mask.rotate(rot, resample=Image.Resampling.BICUBIC, expand=True)
-        px = box[0] + (bw - mask.width) // 2
-        py = box[1] + (bh - mask.height) // 2
+        ink = _text_mask(fitted, face, align, lw, lh, x, y, rot)
+        if ink is None:
+            return
+        mask, (ix, iy, mask_w, mask_h) = ink
+        px = box[0] + (bw - mask_w) // 2 + ix
+        py = box[1] + (bh - mask_h) // 2 + iy
         colour = layer["color"]
         img.paste((colour[0], colour[1], colour[2]), (px, py, px + mask.width, py + mask.height), mask)
 
