@@ -47,6 +47,16 @@ constants are calibrated against ``hook_interval=1``, which counts exactly.
 ``last_instructions`` then matches an every-instruction count exactly for
 plain Lua code. The tests check this.
 
+Counting inside a call: :attr:`LuaSandbox.measure` is a Lua function,
+``measure(limit, fn, a1, a2, a3) -> count, first result``, that Lua code given it
+(``tts-builder check-lua``'s one call a move) runs a function with: the hook
+counter restarts, ``fn`` runs under ``limit`` hook fires of its own
+(:meth:`LuaSandbox.fire_limit` of a budget), and a drain of its own gives the
+count, calibrated (``empty`` counts 1) to equal what a top-level call of ``fn``
+counts. Its fires still count against the outer call's budget; the outer call's
+``last_instructions`` is then only approximate. It raises an error outside a
+sandbox call.
+
 The following are not counted, or are only roughly counted:
 
 * Time spent inside C and Python functions called from Lua, such as
@@ -263,7 +273,36 @@ end
 local function empty() end
 local function loop(n) local s = 0 for i = 1, n do s = s + i end return s end
 
-return wrapper, load_in_env, object_env, set_interval, empty, loop, json_tag
+-- measure: one call's own instruction count inside a running sandbox call (see
+-- LuaSandbox.measure). sethook restarts the hook counter, the inner drain finds its
+-- remainder as the outer one does, and the outer call keeps counting its budget.
+local nk, nK = 0, 0
+local function ndrain()
+  local a
+  draining = true
+@NDRAIN@
+end
+
+local function measure(lim, fn, a1, a2, a3)
+  if not active or draining then error("measure runs only inside a sandbox call", 2) end
+  local outer, outer_limit = fires, limit
+  sethook(hook, '', N)
+  fires = 0 -- after sethook restarts the counter: a fire before it is the outer call's
+  limit = lim
+  local r = fn(a1, a2, a3)
+  drained = false
+  pcall(ndrain)
+  draining = false -- before drained: the hook may fire between the two
+  drained = false
+  local f = fires
+  fires, limit = outer + f, outer_limit
+  return f * (N - nk) - dline + nK, r
+end
+
+local function set_nested(k, K) nk, nK = k, K end
+local function nested_probe(fn, n) return (measure(2^52, fn, n)) end
+
+return wrapper, load_in_env, object_env, set_interval, empty, loop, json_tag, measure, set_nested, nested_probe
 """
 
 
@@ -271,11 +310,14 @@ def _prelude(hook_interval: int) -> str:
     # The drain is straight-line code, one instruction a line, so the line where
     # the hook fires gives the hook counter's remainder exactly.
     drain = "  a = 1\n" * (hook_interval + 4)
-    return _PRELUDE.replace("@N@", str(hook_interval)).replace("@DRAIN@\n", drain)
+    return (_PRELUDE.replace("@N@", str(hook_interval)).replace("@DRAIN@\n", drain)
+            .replace("@NDRAIN@\n", drain))
 
 
 # (k, K) per hook interval: see LuaSandbox._calibrate.
 _CALIBRATION: dict[int, tuple[int, int]] = {}
+# K of LuaSandbox.measure per hook interval: see LuaSandbox._calibrate_nested.
+_NESTED_CALIBRATION: dict[int, int] = {}
 
 
 class LuaSandbox:
@@ -315,7 +357,8 @@ class LuaSandbox:
             max_memory=max_memory,
         )
         (self._wrapper, self._load_in_env, self._object_env, set_interval,
-         empty, loop, self._json_tag) = self.runtime.execute(_prelude(hook_interval), name="=sandbox")
+         empty, loop, self._json_tag, self.measure, set_nested, nested_probe) = self.runtime.execute(
+            _prelude(hook_interval), name="=sandbox")
         self.globals: Any = self.runtime.globals()
         self.output: list[str] = []
         self.globals.print = self._lua_print_factory()
@@ -326,6 +369,9 @@ class LuaSandbox:
             _CALIBRATION[hook_interval] = self._calibrate(set_interval, empty, loop)
         set_interval(hook_interval)
         self._k, self._K = _CALIBRATION[hook_interval]
+        if hook_interval not in _NESTED_CALIBRATION:
+            _NESTED_CALIBRATION[hook_interval] = self._calibrate_nested(set_nested, nested_probe, empty, loop)
+        set_nested(self._k, _NESTED_CALIBRATION[hook_interval])
 
     def fresh(self) -> LuaSandbox:
         """A new, empty sandbox with the same settings."""
@@ -478,6 +524,29 @@ class LuaSandbox:
             raise LuaSandboxError(f"cannot calibrate the instruction count at hook_interval={n_int}; "
                                   "use 1 or at least 50")
         return k, 1 - f0 * (n_int - k) + line0
+
+    def _calibrate_nested(self, set_nested: Any, probe: Any, empty: Any, loop: Any) -> int:
+        """Work out K for :attr:`measure`'s ``count = fires * (N - k) - drain_line + K``: ``empty``
+        measured inside a call counts 1, as at the top level; ``loop`` must then count what a
+        top-level call of it counts (exact, see :meth:`_calibrate`)."""
+        per_fire = self.hook_interval - self._k
+
+        def run(*args: Any) -> tuple[int, int, Any]:  # hook fires, drain line, first result
+            res = self._wrapper(*args)
+            return res[0], res[1], res[4]
+
+        set_nested(self._k, 0)
+        nested_K = 1 - int(run(probe, _NO_LIMIT, empty, 0)[2])
+        fires, line, _ = run(loop, _NO_LIMIT, 25_000)
+        truth = max(0, fires * per_fire - line + self._K)
+        if int(run(probe, _NO_LIMIT, loop, 25_000)[2]) + nested_K != truth:
+            raise LuaSandboxError(f"cannot calibrate nested instruction counts at hook_interval={self.hook_interval}")
+        return nested_K
+
+    def fire_limit(self, budget: int | None) -> int:
+        """The hook-fire limit :attr:`measure` takes for a budget of ``budget`` instructions (None:
+        no limit), the limit a top-level :meth:`call` with that budget runs under."""
+        return _NO_LIMIT if budget is None else budget // (self.hook_interval - self._k)
 
     # ------------------------------------------------------------------ values
 
