@@ -7,6 +7,12 @@ and that a Lua table blurs: a field that is ``null``, an object where a list
 belongs and the other way round (``{}`` against ``[]``), a value of the wrong
 type, and an extra field no move type has. The same shapes are tried one level
 down, inside list fields such as Twin Tower City's ``swaps`` and ``items``.
+
+The values come from the state's JSON: every string in it (under 20 characters).
+A state may list them itself, an optional hook, when it can without walking its whole
+JSON: ``state.json_strings()`` returns the set of every string value in
+``state.to_json()`` (exactly what :func:`json_strings` finds there). Without the hook
+the JSON is walked; the mutants, their order and the rng draws are the same either way.
 """
 
 from __future__ import annotations
@@ -18,6 +24,16 @@ from rules.core import Move, State
 
 #: a field name that no move type of any game has
 UNKNOWN_FIELD = "no-such-field"
+
+
+def json_strings(state: State, state_json: Any = None) -> set[str]:
+    """Every string value in ``state.to_json()`` (``state_json`` when the caller has it): the
+    state's own ``json_strings()`` where it has one, else a walk of the JSON."""
+    listed = getattr(state, "json_strings", None)
+    if listed is not None:
+        found: set[str] = listed()
+        return found
+    return _strings(state.to_json() if state_json is None else state_json)
 
 
 def _strings(x: Any) -> set[str]:
@@ -88,7 +104,7 @@ def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4,
     missing fields, malformed shapes (null, ``{}``/``[]``, wrong types, an
     unknown field), an unknown move type and non-objects. ``state_json`` is
     ``state.to_json()`` when the caller has it already (check-lua makes it once a move)."""
-    values = sorted(v for v in _strings(state.to_json() if state_json is None else state_json) if len(v) < 20)
+    values = sorted([v for v in json_strings(state, state_json) if len(v) < 20])
     yield {**move, "type": "no-such-move"}
     yield {**move, "type": None}
     yield "not a move"

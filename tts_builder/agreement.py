@@ -186,9 +186,14 @@ class LuaEngine:
         return text
 
 
+#: the encoder of :func:`_json_text`, made once (json.dumps makes one a call when given options).
+_MOVES_TEXT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+
+
 def _json_text(value: Any) -> str:
-    """The JSON text a value crosses into Lua as (read there by ``U.json_decode``)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    """The JSON text a value crosses into Lua as (read there by ``U.json_decode``): ``json.dumps``
+    with sorted keys, no spaces, ASCII only, no NaN."""
+    return _MOVES_TEXT.encode(value)
 
 
 def _verdict_key(v: Verdict | dict[str, Any]) -> tuple[bool, str]:

@@ -40,6 +40,7 @@ from importlib import resources
 from typing import Any, ClassVar, Mapping
 
 from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, view_zone
+from rules.mutate import _strings
 from rules.two_and_two.cards import (EMPTY, Card, build_cards, filled, load_data, oriented, overlay,
                                      placement_error)
 
@@ -66,6 +67,9 @@ _MOVE_FIELD_SET = frozenset(MOVE_FIELD_NAMES)
 _placement_error = lru_cache(maxsize=16_384)(placement_error)
 _overlay = lru_cache(maxsize=16_384)(overlay)
 ORIENTATIONS = ("up", "down")
+#: every key a state's JSON may have (TwoAndTwoState.json_strings knows where their strings are).
+_STATE_KEYS = frozenset({"options", "setup", "deck", "hands", "stack", "visible", "orientation", "discard",
+                         "sets", "skips", "phase", "active", "starter", "drawn", "moves", "pending", "end"})
 FLIPPED = {"up": "down", "down": "up"}
 
 
@@ -212,6 +216,22 @@ class TwoAndTwoState(State):
 
     def to_json(self) -> JSONDict:
         return self.s
+
+    def json_strings(self) -> set[str]:
+        """Every string value in :meth:`to_json` (the mutants' hook, see ``rules.mutate``),
+        without walking it all: the card lists whole, the few other strings one by one, and the
+        small parts (options, a pending play, the end) walked. A state with a key this does not
+        know is walked whole."""
+        s = self.s
+        if not s.keys() <= _STATE_KEYS:
+            return _strings(s)
+        out = set(s["setup"]["deck"])
+        out.update(s["deck"], s["hands"][0], s["hands"][1], s["discard"])
+        for entry in s["stack"]:
+            out.update(entry.values())
+        out.update((s["visible"], s["orientation"], s["phase"], s["drawn"]))
+        out |= _strings([s["options"], s.get("pending"), s.get("end")])
+        return out
 
     def clone(self) -> "TwoAndTwoState":
         return TwoAndTwoState(_copy(self.s), self.seat_names)
