@@ -260,6 +260,34 @@ def test_measure_keeps_each_budget_and_runs_only_inside_a_call(sb: LuaSandbox) -
         sb.measure(sb.fire_limit(None), m.empty)
 
 
+BUDGETED_SRC = """
+return function(budgeted, lim, fn, a) return budgeted(lim, fn, a) end
+"""
+
+
+def test_budgeted_stops_a_call_no_later_than_a_call_of_its_own() -> None:
+    """check-lua's uncounted steps: stopped whenever a top-level call with the same budget is."""
+    sb = LuaSandbox(default_budget=None)
+    m, run = sb.execute(COUNT_SRC, "c"), sb.execute(BUDGETED_SRC, "b")
+    budget = 60_000
+    for n in (10, 20_000, 29_000, 29_990, 30_050, 31_000, 40_000, 1_000_000):
+        try:
+            sb.call(m.loop, n, budget=budget)
+            alone = True
+        except LuaBudgetExceeded:
+            alone = False
+        try:
+            assert sb.call(run, sb.budgeted, sb.coarse_fire_limit(budget), m.loop, n) == n * (n + 1) // 2
+            inside = True
+        except LuaBudgetExceeded:
+            inside = False
+        assert inside <= alone, n
+        if n <= 20_000:
+            assert inside
+    with pytest.raises(Exception, match="only inside a sandbox call"):
+        sb.budgeted(sb.coarse_fire_limit(None), m.empty)
+
+
 def test_budget_counts_after_errors(sb: LuaSandbox) -> None:
     m = sb.execute(COUNT_SRC, "count.lua")
     with pytest.raises(LuaScriptError, match="late"):

@@ -150,8 +150,9 @@ class LuaEngine:
         fn = self.__dict__.get("_check_move")
         if fn is None:
             maker = self.sandbox.execute(render("runtime/check.lua.j2", {}), "check.lua")
-            fn = self.sandbox.call(maker, self.rules, self.sandbox.measure,
-                                   self.sandbox.fire_limit(self.sandbox.default_budget))
+            sandbox = self.sandbox
+            fn = sandbox.call(maker, self.rules, sandbox.measure, sandbox.fire_limit(sandbox.default_budget),
+                              sandbox.budgeted, sandbox.coarse_fire_limit(sandbox.default_budget))
             self.__dict__["_check_move"] = fn
         return fn
 
@@ -286,7 +287,7 @@ def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEng
         state.apply(move)
         data = state.to_json()
         py_json = canonical_json(data)
-        answer = call(check_move, lstate, text, player, other)
+        answer = call(check_move, lstate, text, player, other, budget=None)  # each step has its own
         if type(answer) is not tuple or answer[0] != expected:
             return (index, player, move, "verdict", str(answer[0] if type(answer) is tuple else answer))
         if answer[1] != py_json:

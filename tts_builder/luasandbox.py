@@ -47,6 +47,13 @@ constants are calibrated against ``hook_interval=1``, which counts exactly.
 ``last_instructions`` then matches an every-instruction count exactly for
 plain Lua code. The tests check this.
 
+Budgets inside a call: :attr:`LuaSandbox.budgeted` is a Lua function,
+``budgeted(limit, fn, a1, a2, a3) -> first result``, that runs ``fn`` under a
+budget of its own (:meth:`LuaSandbox.coarse_fire_limit`) and counts nothing:
+the hook fires every ``COARSE_INTERVAL`` instructions while it runs, so it costs
+next to nothing, and it stops ``fn`` no later than a top-level call with that
+budget would (earlier, by up to ``COARSE_INTERVAL`` instructions).
+
 Counting inside a call: :attr:`LuaSandbox.measure` is a Lua function,
 ``measure(limit, fn, a1, a2, a3) -> count, first result``, that Lua code given it
 (``tts-builder check-lua``'s one call a move) runs a function with: the hook
@@ -112,6 +119,9 @@ DEFAULT_BUDGET = 100_000_000
 """Default instruction budget per call; about 0.3-0.5 s of plain Lua."""
 DEFAULT_HOOK_INTERVAL = 100
 """Default count-hook interval in VM instructions (see the module docstring)."""
+
+#: the hook interval while :attr:`LuaSandbox.budgeted` runs a call (a budget alone, no count).
+COARSE_INTERVAL = 10_000
 
 _LuaTable: Any = type(LuaRuntime().table())
 _NO_LIMIT = 2**52  # hook fires; Lua numbers are doubles
@@ -299,10 +309,28 @@ local function measure(lim, fn, a1, a2, a3)
   return f * (N - nk) - dline + nK, r
 end
 
+-- budgeted: a call inside a running sandbox call under a budget of its own, uncounted: the
+-- hook fires every COARSE instructions only while it runs (see LuaSandbox.budgeted).
+local COARSE = @COARSE@
+local function budgeted(lim, fn, a1, a2, a3)
+  if not active or draining then error("budgeted runs only inside a sandbox call", 2) end
+  local outer, outer_limit = fires, limit
+  sethook(hook, '', COARSE)
+  fires = 0
+  limit = lim
+  local r = fn(a1, a2, a3)
+  local f = fires
+  sethook(hook, '', N)
+  limit = outer_limit
+  fires = outer + f * (COARSE - nk) / (N - nk)
+  return r
+end
+
 local function set_nested(k, K) nk, nK = k, K end
 local function nested_probe(fn, n) return (measure(2^52, fn, n)) end
 
-return wrapper, load_in_env, object_env, set_interval, empty, loop, json_tag, measure, set_nested, nested_probe
+return wrapper, load_in_env, object_env, set_interval, empty, loop, json_tag, measure, set_nested, nested_probe,
+  budgeted
 """
 
 
@@ -311,7 +339,7 @@ def _prelude(hook_interval: int) -> str:
     # the hook fires gives the hook counter's remainder exactly.
     drain = "  a = 1\n" * (hook_interval + 4)
     return (_PRELUDE.replace("@N@", str(hook_interval)).replace("@DRAIN@\n", drain)
-            .replace("@NDRAIN@\n", drain))
+            .replace("@NDRAIN@\n", drain).replace("@COARSE@", str(COARSE_INTERVAL)))
 
 
 # (k, K) per hook interval: see LuaSandbox._calibrate.
@@ -357,7 +385,7 @@ class LuaSandbox:
             max_memory=max_memory,
         )
         (self._wrapper, self._load_in_env, self._object_env, set_interval,
-         empty, loop, self._json_tag, self.measure, set_nested, nested_probe) = self.runtime.execute(
+         empty, loop, self._json_tag, self.measure, set_nested, nested_probe, self.budgeted) = self.runtime.execute(
             _prelude(hook_interval), name="=sandbox")
         self.globals: Any = self.runtime.globals()
         self.output: list[str] = []
@@ -542,6 +570,14 @@ class LuaSandbox:
         if int(run(probe, _NO_LIMIT, loop, 25_000)[2]) + nested_K != truth:
             raise LuaSandboxError(f"cannot calibrate nested instruction counts at hook_interval={self.hook_interval}")
         return nested_K
+
+    def coarse_fire_limit(self, budget: int | None) -> int:
+        """The hook-fire limit :attr:`budgeted` takes for a budget of ``budget`` instructions
+        (None: no limit): one that stops a call no later than ``budget`` instructions, so never
+        later than a top-level :meth:`call` with that budget does (which stops just past it)."""
+        if budget is None:
+            return _NO_LIMIT
+        return max(0, budget // (COARSE_INTERVAL - self._k) - 1)
 
     def fire_limit(self, budget: int | None) -> int:
         """The hook-fire limit :attr:`measure` takes for a budget of ``budget`` instructions (None:
