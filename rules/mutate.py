@@ -128,3 +128,39 @@ def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4,
     board_mutants = getattr(state.game, "board_mutants", None)  # game-shaped mistakes (e.g. a wrong path)
     if board_mutants is not None:
         yield from board_mutants(move, state, rng)
+
+
+def sample_mutants(move: Move, state: State, rng: random.Random, k: int, per_field: int = 4,
+                   state_json: Any = None) -> list[Any]:
+    """``rng.sample(list(mutants(...)), min(k, n))``, the same mutants in the same order after the
+    same rng draws, building only the ``k`` picked (check-lua picks 3 of about 20 a move). Each
+    mutant is first a plan (a value, a field set, a field dropped) made in :func:`mutants`' order."""
+    values = sorted([v for v in json_strings(state, state_json) if len(v) < 20])
+    plans: list[tuple[int, Any, Any]] = [(_SET, "type", "no-such-move"), (_SET, "type", None)]
+    literals: tuple[Any, ...] = ("not a move", None, [], {}, [move])
+    plans += [(_VALUE, v, None) for v in literals]
+    plans += [(_SET, UNKNOWN_FIELD, "x"), (_SET, UNKNOWN_FIELD, None)]
+    for key in sorted(move):
+        if key == "type":
+            continue
+        plans.append((_DROP, key, None))
+        plans += [(_SET, key, value) for value in rng.sample(values, min(per_field, len(values)))]
+        plans.append((_SET, key, 12345))
+        plans += [(_SET, key, bad) for bad in wrong_shapes(move[key])]
+        plans += [(_SET, key, inner) for inner in _inner_mutants(move[key])]
+    board_mutants = getattr(state.game, "board_mutants", None)
+    if board_mutants is not None:
+        plans += [(_VALUE, m, None) for m in board_mutants(move, state, rng)]
+    out: list[Any] = []
+    for kind, a, b in rng.sample(plans, min(k, len(plans))):
+        if kind == _SET:
+            out.append({**move, a: b})
+        elif kind == _DROP:
+            out.append({f: v for f, v in move.items() if f != a})
+        else:
+            out.append(a)
+    return out
+
+
+# what a plan of sample_mutants makes: the value itself, the move with a field set, the move without a field
+_VALUE, _SET, _DROP = 0, 1, 2

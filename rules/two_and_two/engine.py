@@ -39,7 +39,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, ClassVar, Mapping
 
-from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, view_zone
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, copy_json, view_zone
 from rules.mutate import _strings
 from rules.two_and_two.cards import (EMPTY, Card, build_cards, filled, load_data, oriented, overlay,
                                      placement_error)
@@ -67,6 +67,8 @@ _MOVE_FIELD_SET = frozenset(MOVE_FIELD_NAMES)
 _placement_error = lru_cache(maxsize=16_384)(placement_error)
 _overlay = lru_cache(maxsize=16_384)(overlay)
 ORIENTATIONS = ("up", "down")
+#: what a seat's observation leaves out of the state (the hands, the deck order, the drawn card).
+_UNSEEN = frozenset({"deck", "hands", "drawn", "setup"})
 #: every key a state's JSON may have (TwoAndTwoState.json_strings knows where their strings are).
 _STATE_KEYS = frozenset({"options", "setup", "deck", "hands", "stack", "visible", "orientation", "discard",
                          "sets", "skips", "phase", "active", "starter", "drawn", "moves", "pending", "end"})
@@ -234,7 +236,7 @@ class TwoAndTwoState(State):
         return out
 
     def clone(self) -> "TwoAndTwoState":
-        return TwoAndTwoState(_copy(self.s), self.seat_names)
+        return TwoAndTwoState(copy_json(self.s), self.seat_names)
 
     def seat_name(self, seat: int) -> str:
         """How messages name ``seat``: the player's name once :meth:`name_seats` is told it
@@ -267,7 +269,7 @@ class TwoAndTwoState(State):
 
     def observation(self, player: int) -> JSONDict:
         s = self.s
-        obs = {k: _copy(v) for k, v in s.items() if k not in ("deck", "hands", "drawn", "setup")}
+        obs = {k: copy_json(v) for k, v in s.items() if k not in _UNSEEN}
         obs["player"] = player
         obs["hand"] = list(s["hands"][player])
         obs["hand_sizes"] = [len(s["hands"][0]), len(s["hands"][1])]
@@ -748,12 +750,6 @@ def _placement_verdict(err: tuple[str, int], card: Card, orientation: str, visib
                     f"the same symbol, so the stack could never complete.")
 
 
-def _copy(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    return x
 
 
 def _heuristic(obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
