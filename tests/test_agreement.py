@@ -188,3 +188,23 @@ def test_a_lua_check_that_runs_away_is_stopped_and_reported():
     assert not report.agree
     d = report.disagreements[0]
     assert d.kind == "lua-error" and "budget" in d.lua
+
+
+def test_a_failure_of_the_one_call_a_move_leaves_the_verdict_to_the_stepwise_check(monkeypatch):
+    """An exception in the fast check (a step's budget stops it a little earlier there) is no
+    disagreement of its own: the game is checked again call by call, and that report stands."""
+    from tts_builder import agreement
+
+    transcript = play_game("two-and-two", 4, policy="mixed")
+    lua = LuaEngine("two-and-two")
+    expected = AgreementReport(game="two-and-two")
+    assert check_transcript("two-and-two", transcript, lua, 4, expected, random.Random(4))
+
+    def fails(*args):
+        args[3].checks += 7  # half counted, then a failure: wound back before the stepwise check
+        raise agreement.LuaSandboxError("stopped")
+
+    monkeypatch.setattr(agreement, "_check_transcript_fast", fails)
+    report = AgreementReport(game="two-and-two")
+    assert check_transcript("two-and-two", transcript, lua, 4, report, random.Random(4))
+    assert report == expected
