@@ -685,9 +685,14 @@ def copy_json(value: Any) -> Any:
     return value
 
 
+#: the encoder canonical_json uses, made once (json.dumps makes one a call when given options).
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 def canonical_json(data: Any) -> str:
-    """Compact JSON with sorted keys: the text both engines hash."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    """Compact JSON with sorted keys: the text both engines hash (``json.dumps(data,
+    sort_keys=True, separators=(",", ":"), ensure_ascii=True)``)."""
+    return _CANONICAL.encode(data)
 
 
 def state_digest(data: Any) -> str:

@@ -7,6 +7,12 @@ and that a Lua table blurs: a field that is ``null``, an object where a list
 belongs and the other way round (``{}`` against ``[]``), a value of the wrong
 type, and an extra field no move type has. The same shapes are tried one level
 down, inside list fields such as Twin Tower City's ``swaps`` and ``items``.
+
+The values come from the state's JSON: every string in it (under 20 characters).
+A state may list them itself, an optional hook, when it can without walking its whole
+JSON: ``state.json_strings()`` returns the set of every string value in
+``state.to_json()`` (exactly what :func:`json_strings` finds there). Without the hook
+the JSON is walked; the mutants, their order and the rng draws are the same either way.
 """
 
 from __future__ import annotations
@@ -18,6 +24,16 @@ from rules.core import Move, State
 
 #: a field name that no move type of any game has
 UNKNOWN_FIELD = "no-such-field"
+
+
+def json_strings(state: State, state_json: Any = None) -> set[str]:
+    """Every string value in ``state.to_json()`` (``state_json`` when the caller has it): the
+    state's own ``json_strings()`` where it has one, else a walk of the JSON."""
+    listed = getattr(state, "json_strings", None)
+    if listed is not None:
+        found: set[str] = listed()
+        return found
+    return _strings(state.to_json() if state_json is None else state_json)
 
 
 def _strings(x: Any) -> set[str]:
@@ -88,7 +104,7 @@ def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4,
     missing fields, malformed shapes (null, ``{}``/``[]``, wrong types, an
     unknown field), an unknown move type and non-objects. ``state_json`` is
     ``state.to_json()`` when the caller has it already (check-lua makes it once a move)."""
-    values = sorted(v for v in _strings(state.to_json() if state_json is None else state_json) if len(v) < 20)
+    values = sorted([v for v in json_strings(state, state_json) if len(v) < 20])
     yield {**move, "type": "no-such-move"}
     yield {**move, "type": None}
     yield "not a move"
@@ -112,3 +128,39 @@ def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4,
     board_mutants = getattr(state.game, "board_mutants", None)  # game-shaped mistakes (e.g. a wrong path)
     if board_mutants is not None:
         yield from board_mutants(move, state, rng)
+
+
+def sample_mutants(move: Move, state: State, rng: random.Random, k: int, per_field: int = 4,
+                   state_json: Any = None) -> list[Any]:
+    """``rng.sample(list(mutants(...)), min(k, n))``, the same mutants in the same order after the
+    same rng draws, building only the ``k`` picked (check-lua picks 3 of about 20 a move). Each
+    mutant is first a plan (a value, a field set, a field dropped) made in :func:`mutants`' order."""
+    values = sorted([v for v in json_strings(state, state_json) if len(v) < 20])
+    plans: list[tuple[int, Any, Any]] = [(_SET, "type", "no-such-move"), (_SET, "type", None)]
+    literals: tuple[Any, ...] = ("not a move", None, [], {}, [move])
+    plans += [(_VALUE, v, None) for v in literals]
+    plans += [(_SET, UNKNOWN_FIELD, "x"), (_SET, UNKNOWN_FIELD, None)]
+    for key in sorted(move):
+        if key == "type":
+            continue
+        plans.append((_DROP, key, None))
+        plans += [(_SET, key, value) for value in rng.sample(values, min(per_field, len(values)))]
+        plans.append((_SET, key, 12345))
+        plans += [(_SET, key, bad) for bad in wrong_shapes(move[key])]
+        plans += [(_SET, key, inner) for inner in _inner_mutants(move[key])]
+    board_mutants = getattr(state.game, "board_mutants", None)
+    if board_mutants is not None:
+        plans += [(_VALUE, m, None) for m in board_mutants(move, state, rng)]
+    out: list[Any] = []
+    for kind, a, b in rng.sample(plans, min(k, len(plans))):
+        if kind == _SET:
+            out.append({**move, a: b})
+        elif kind == _DROP:
+            out.append({f: v for f, v in move.items() if f != a})
+        else:
+            out.append(a)
+    return out
+
+
+# what a plan of sample_mutants makes: the value itself, the move with a field set, the move without a field
+_VALUE, _SET, _DROP = 0, 1, 2

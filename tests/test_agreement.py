@@ -145,3 +145,66 @@ def test_a_lua_judge_that_changes_the_state_while_refusing_is_caught():
     assert not report.agree
     d = report.disagreements[0]
     assert d.kind == "state" and '"refused":true' in d.lua and '"refused"' not in d.python
+
+
+@pytest.mark.parametrize("game_id", LUA_GAMES)
+def test_one_call_a_move_counts_what_a_call_a_step_counts(game_id):
+    """The one Lua call a move (check_move) and the checker that makes a Lua call per step
+    report the same moves, checks and per-check instruction counts, and draw the same mutants."""
+    from tts_builder.agreement import _check_transcript_fast, _check_transcript_stepwise
+
+    lua = LuaEngine(game_id)
+    fast, slow = AgreementReport(game=game_id), AgreementReport(game=game_id)
+    for seed in range(3):
+        transcript = play_game(game_id, seed, policy="mixed")
+        rng_fast, rng_slow = random.Random(seed), random.Random(seed)
+        assert _check_transcript_fast(game_id, transcript, lua, fast, rng_fast, 3) is None
+        assert _check_transcript_stepwise(game_id, transcript, lua, seed, slow, rng_slow, 3)
+        assert rng_fast.getstate() == rng_slow.getstate()
+    assert (fast.moves, fast.checks, fast.illegal_checks) == (slow.moves, slow.checks, slow.illegal_checks)
+    assert fast.instructions == slow.instructions and fast.checks == len(fast.instructions) > 0
+
+
+def test_a_lua_judge_that_answers_differently_the_second_time_is_caught():
+    """A rules module that keeps something between calls (here: it refuses once, at its 200th
+    judgement) disagrees in the one-call check; checked again call by call it would agree, and
+    that is reported too, never passed."""
+    report = _run_patched(
+        "two-and-two", "function Rules.check(s, move)\n",
+        "local judged = 0\nfunction Rules.check(s, move)\n  judged = judged + 1\n"
+        "  if judged == 200 then return verdict('once-only', 'once') end\n", games=3)
+    assert not report.agree
+    d = report.disagreements[0]
+    assert d.kind == "verdict" and d.python == "(agrees when checked again one Lua call at a time)"
+    assert "-once-only" in d.lua and d.seed == 0
+
+
+def test_a_lua_check_that_runs_away_is_stopped_and_reported():
+    """Only mutants reach this refusal; the Lua check loops there. Each check keeps its own
+    budget inside the one call a move."""
+    report = _run_patched("two-and-two",
+                          "if not U.contains(MOVE_TYPES, t) then return verdict(",
+                          "if not U.contains(MOVE_TYPES, t) then while true do end return verdict(", games=3)
+    assert not report.agree
+    d = report.disagreements[0]
+    assert d.kind == "lua-error" and "budget" in d.lua
+
+
+def test_a_failure_of_the_one_call_a_move_leaves_the_verdict_to_the_stepwise_check(monkeypatch):
+    """An exception in the fast check (a step's budget stops it a little earlier there) is no
+    disagreement of its own: the game is checked again call by call, and that report stands."""
+    from tts_builder import agreement
+
+    transcript = play_game("two-and-two", 4, policy="mixed")
+    lua = LuaEngine("two-and-two")
+    expected = AgreementReport(game="two-and-two")
+    assert check_transcript("two-and-two", transcript, lua, 4, expected, random.Random(4))
+
+    def fails(*args):
+        args[3].checks += 7  # half counted, then a failure: wound back before the stepwise check
+        raise agreement.LuaSandboxError("stopped")
+
+    monkeypatch.setattr(agreement, "_check_transcript_fast", fails)
+    report = AgreementReport(game="two-and-two")
+    assert check_transcript("two-and-two", transcript, lua, 4, report, random.Random(4))
+    assert report == expected

@@ -347,3 +347,26 @@ def test_smitten_heuristic_scores_as_the_long_way(players, options):
                 assert rng.getstate() == ref.getstate()
                 checked += 1
     assert checked > 30
+
+
+@pytest.mark.parametrize("game_id", rules.game_ids())
+def test_sample_mutants_picks_what_sampling_every_mutant_picks(game_id):
+    """check-lua's pick of mutants (rules.mutate.sample_mutants, building only those picked) is
+    ``rng.sample`` of the whole list: the same mutants, in the same order, the rng left the same."""
+    from rules.mutate import sample_mutants
+
+    game = rules.get_game(game_id)
+    for seed in range(3):
+        transcript = play_game(game_id, seed, policy="mixed")
+        state = game.new_state(setup=transcript["setup"], options=transcript["options"],
+                               num_players=len(transcript["players"]))
+        for index, entry in enumerate(transcript["moves"]):
+            move = {k: v for k, v in entry.items() if k != "player"}
+            k = (3, 1, 8, 100)[index % 4]
+            whole, lazy = random.Random(f"{seed}/{index}"), random.Random(f"{seed}/{index}")
+            pool = list(mutants(move, state, whole, state_json=state.to_json()))
+            expected = whole.sample(pool, min(k, len(pool)))
+            got = sample_mutants(move, state, lazy, k, state_json=state.to_json())
+            assert json.dumps(got) == json.dumps(expected) and got == expected
+            assert lazy.getstate() == whole.getstate()
+            state.apply(move)

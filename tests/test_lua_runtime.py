@@ -157,3 +157,45 @@ def test_json_writes_a_table_with_holes_as_an_object(lua, build, expected):
     table = sandbox.execute(build, "t")
     assert sandbox.call(U.json, table) == expected
     assert sandbox.call(U.is_array, table) is expected.startswith("[")
+
+
+@pytest.mark.parametrize(("text", "kind", "expected"), [
+    ('{"a":1,"b":[1,2]}', 'ok', '{"a":1,"b":[1,2]}'),
+    ('{ "a" : "x" , "b" : [ 1 , 2 ] }', 'ok', '{"a":"x","b":[1,2]}'),
+    ('{"a":"x\\"y"}', 'ok', '{"a":"x\\"y"}'),
+    ('{"a\\n":"q"}', 'ok', '{"a\\n":"q"}'),
+    ('{"a" 1}', 'error', "bad JSON at character 6: expected ':'"),
+    ('{"a":1 "b":2}', 'error', "bad JSON at character 8: expected ',' or '}'"),
+    ('{"a":1,}', 'error', 'bad JSON at character 8: an object key must be a string'),
+    ('{1:2}', 'error', 'bad JSON at character 2: an object key must be a string'),
+    ('[1,2', 'error', "bad JSON at character 5: expected ',' or ']'"),
+    ('[1 2]', 'error', "bad JSON at character 4: expected ',' or ']'"),
+    ('[1,]', 'error', "bad JSON at character 4: unexpected ']'"),
+    ('{"a":"x', 'error', 'bad JSON at character 6: unterminated string'),
+    ('"abc', 'error', 'bad JSON at character 1: unterminated string'),
+    ('{"a":{"b":[{"c":null}]}}', 'ok', '{"a":{"b":[{"c":null}]}}'),
+    ('[ ]', 'ok', '[]'),
+    ('{ }', 'ok', '{}'),
+    ('["x" , "y"]', 'ok', '["x","y"]'),
+    ('{"a":tru}', 'error', "bad JSON at character 6: unexpected 't'"),
+    ('[-01]', 'error', 'bad JSON at character 2: a number has no leading zero'),
+    ('{"a":1}x', 'error', 'bad JSON at character 8: unexpected text after the value'),
+    ('{"a":"\\u00e9"}', 'ok', '{"a":"é"}'),
+    ('{"a":"\\q"}', 'error', 'bad JSON at character 7: unknown escape \\q'),
+    ('\t{"a"\n:\r"b"}\n', 'ok', '{"a":"b"}'),
+    ('{"":""}', 'ok', '{"":""}'),
+    ('{"a":[],"b":{}}', 'ok', '{"a":[],"b":{}}'),
+    ('[nul]', 'error', "bad JSON at character 2: unexpected 'n'"),
+])
+def test_json_decode_reads_and_refuses_as_it_always_did(lua, text, kind, expected):
+    """The reader's fast paths (plain strings, keys, the separator after a value) read what the
+    general way reads and leave every error, and the character it names, to it."""
+    from tts_builder.luasandbox import LuaScriptError
+
+    sandbox, U = lua
+    if kind == "ok":
+        assert sandbox.call(U.json, sandbox.call(U.json_decode, text)) == expected
+    else:
+        with pytest.raises(LuaScriptError) as info:
+            sandbox.call(U.json_decode, text)
+        assert info.value.message.split(": ", 1)[1] == expected

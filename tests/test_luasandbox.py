@@ -209,6 +209,85 @@ def test_counts_match_an_every_instruction_hook(interval: int) -> None:
     assert exact.last_instructions == 1
 
 
+MEASURE_SRC = """
+local M = {}
+-- measure each of fns[i](args[i]) inside one call, with work of the caller's own between them
+function M.each(measure, lim, fns, args)
+  local out = {}
+  for i = 1, #fns do
+    local x = 0
+    for j = 1, i * 37 do x = x + j end
+    out[i] = (measure(lim, fns[i], args[i]))
+  end
+  return out
+end
+function M.one(measure, lim, fn, a) local c, r = measure(lim, fn, a) return c, r end
+return M
+"""
+
+
+@pytest.mark.parametrize("interval", [1, 50, 100, 1000])
+def test_measure_counts_a_call_inside_a_call_as_a_call_of_its_own(interval: int) -> None:
+    """What check-lua relies on: a rules check measured inside the one call a move counts what
+    it counted as a top-level call, whatever ran before it in the call."""
+    sb = LuaSandbox(hook_interval=interval)
+    m, h = sb.execute(COUNT_SRC, "c"), sb.execute(MEASURE_SRC, "m")
+    cases = [("loop", 0), ("loop", 7), ("loop", 49), ("loop", 51), ("loop", 1234), ("mix", 333),
+             ("fib", 10), ("empty", 0), ("loop", 99), ("fib", 12)]
+    top = []
+    for fn, n in cases:
+        sb.call(m[fn], n)
+        top.append(sb.last_instructions)
+    fns = sb.table(*[m[fn] for fn, _ in cases])
+    args = sb.table(*[n for _, n in cases])
+    nested = sb.from_lua(sb.call(h.each, sb.measure, sb.fire_limit(None), fns, args))
+    assert nested == top
+    assert top[cases.index(("empty", 0))] == 1
+    sb.call(m.loop, 10)
+    alone = sb.last_instructions
+    assert sb.call(h.one, sb.measure, sb.fire_limit(None), m.loop, 10) == (alone, 55)
+
+
+def test_measure_keeps_each_budget_and_runs_only_inside_a_call(sb: LuaSandbox) -> None:
+    m, h = sb.execute(COUNT_SRC, "c"), sb.execute(MEASURE_SRC, "m")
+    with pytest.raises(LuaBudgetExceeded):  # the inner budget stops it, not the outer one
+        sb.call(h.one, sb.measure, sb.fire_limit(5_000), m.loop, 100_000, budget=None)
+    assert sb.call(h.one, sb.measure, sb.fire_limit(5_000), m.loop, 1_000, budget=None)[1] == 500_500
+    with pytest.raises(LuaBudgetExceeded):  # inner work counts against the outer budget too
+        sb.call(h.each, sb.measure, sb.fire_limit(None), sb.table(*[m.loop] * 5), sb.table(*[30_000] * 5),
+                budget=200_000)
+    with pytest.raises(Exception, match="only inside a sandbox call"):
+        sb.measure(sb.fire_limit(None), m.empty)
+
+
+BUDGETED_SRC = """
+return function(budgeted, lim, fn, a) return budgeted(lim, fn, a) end
+"""
+
+
+def test_budgeted_stops_a_call_no_later_than_a_call_of_its_own() -> None:
+    """check-lua's uncounted steps: stopped whenever a top-level call with the same budget is."""
+    sb = LuaSandbox(default_budget=None)
+    m, run = sb.execute(COUNT_SRC, "c"), sb.execute(BUDGETED_SRC, "b")
+    budget = 60_000
+    for n in (10, 20_000, 29_000, 29_990, 30_050, 31_000, 40_000, 1_000_000):
+        try:
+            sb.call(m.loop, n, budget=budget)
+            alone = True
+        except LuaBudgetExceeded:
+            alone = False
+        try:
+            assert sb.call(run, sb.budgeted, sb.coarse_fire_limit(budget), m.loop, n) == n * (n + 1) // 2
+            inside = True
+        except LuaBudgetExceeded:
+            inside = False
+        assert inside <= alone, n
+        if n <= 20_000:
+            assert inside
+    with pytest.raises(Exception, match="only inside a sandbox call"):
+        sb.budgeted(sb.coarse_fire_limit(None), m.empty)
+
+
 def test_budget_counts_after_errors(sb: LuaSandbox) -> None:
     m = sb.execute(COUNT_SRC, "count.lua")
     with pytest.raises(LuaScriptError, match="late"):

@@ -437,3 +437,25 @@ def test_cli_bad_arguments_exit_2(capsys, argv, expected, tmp_path, monkeypatch)
     err = capsys.readouterr().err
     assert expected in err and err.count("\n") == 1, err
     assert not (tmp_path / "x").exists(), "nothing is written on bad input"
+
+
+def test_json_strings_lists_every_string_the_state_json_holds():
+    """The mutants' hook (rules.mutate): the same set a walk of the whole JSON finds, in every
+    position of games under each policy and option, and after a forfeit."""
+    from rules.mutate import _strings
+    from rules.players import choose
+
+    checked = 0
+    for seed in range(12):
+        options = [{}, {"denied_symbol_to_hand": True}, {"deny_window": "always"}][seed % 3]
+        state = GAME.new_state(seed=seed, options=options)
+        rng = random.Random(seed)
+        policy = ("random", "heuristic")[seed % 2]
+        while not state.is_terminal():
+            assert state.json_strings() == _strings(state.to_json())
+            checked += 1
+            state.apply(choose(GAME, state, policy, rng) if rng.random() > 0.002 else {"type": "forfeit"})
+        assert state.json_strings() == _strings(state.to_json())
+    assert checked > 500
+    odd = GAME.state_from_json({**GAME.new_state(seed=1).to_json(), "note": ["x-note"]})
+    assert "x-note" in odd.json_strings() and odd.json_strings() == _strings(odd.to_json())

@@ -7,8 +7,15 @@ move and a handful of illegal mutants of it (wrong cards, missing fields, the
 other player); then both apply the recorded move and their states must be the
 same canonical JSON text (the whole state, every move; a digest only labels
 a disagreement). The first disagreement is reported with what replays it.
-Each move crosses into Lua once as JSON (the recorded move and its mutants in
-one text); each check is its own Lua call, so its instruction count stays its own.
+
+Each move is one Lua call (``lua_templates/runtime/check.lua.j2``): the recorded
+move and its mutants cross as one JSON text, and Lua judges each, judges the
+recorded move for the other seat, makes it and writes its state. Each of those
+steps runs through :attr:`LuaSandbox.measure` under its own instruction budget, so
+a check's instruction count is what a call of its own counted. Python compares the
+verdicts and the state text the call returns. Whenever anything differs or fails,
+the game is checked again one Lua call per step (:func:`_check_transcript_stepwise`,
+the checker as it was), which words the report.
 """
 
 from __future__ import annotations
@@ -21,10 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import rules
-from rules.core import Verdict, canonical_json, judge
-from rules.mutate import mutants
+from rules.core import State, Verdict, canonical_json, judge
+from rules.mutate import mutants, sample_mutants
 from tts_builder.errors import InputError, require_game
-from tts_builder.luagen import render_rules_lua
+from tts_builder.luagen import render, render_rules_lua
 from tts_builder.luasandbox import LuaSandbox, LuaSandboxError, _LuaTable
 from tts_builder.parallel import ordered_map
 from tts_builder.simulate import play_game
@@ -134,8 +141,20 @@ class LuaEngine:
 
     def decode(self, value: Any) -> Any:
         """``value`` as the Lua runtime reads it from its JSON text (``U.json_decode``)."""
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-        return self.sandbox.call(self.rules.json_decode, text)
+        return self.sandbox.call(self.rules.json_decode, _json_text(value))
+
+    def check_move(self) -> Any:
+        """The checker's Lua function for these rules (``lua_templates/runtime/check.lua.j2``):
+        ``check_move(state, text, player, other)``, each step under the sandbox's default budget.
+        Made on first use (a subclass that loads other rules need not know of it)."""
+        fn = self.__dict__.get("_check_move")
+        if fn is None:
+            maker = self.sandbox.execute(render("runtime/check.lua.j2", {}), "check.lua")
+            sandbox = self.sandbox
+            fn = sandbox.call(maker, self.rules, sandbox.measure, sandbox.fire_limit(sandbox.default_budget),
+                              sandbox.budgeted, sandbox.coarse_fire_limit(sandbox.default_budget))
+            self.__dict__["_check_move"] = fn
+        return fn
 
     def new_state(self, setup: dict[str, Any], options: dict[str, Any]) -> Any:
         return self.sandbox.call(self.rules.new_state, self.decode(setup), self.decode(options))
@@ -168,6 +187,16 @@ class LuaEngine:
         return text
 
 
+#: the encoder of :func:`_json_text`, made once (json.dumps makes one a call when given options).
+_MOVES_TEXT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+
+
+def _json_text(value: Any) -> str:
+    """The JSON text a value crosses into Lua as (read there by ``U.json_decode``): ``json.dumps``
+    with sorted keys, no spaces, ASCII only, no NaN."""
+    return _MOVES_TEXT.encode(value)
+
+
 def _verdict_key(v: Verdict | dict[str, Any]) -> tuple[bool, str]:
     if isinstance(v, Verdict):
         return (v.ok, v.rule if not v.ok else "")
@@ -185,7 +214,107 @@ def _result_json(result: Any) -> str:
 def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, seed: int,
                      report: AgreementReport, rng: random.Random, mutants_per_move: int = 3) -> bool:
     """Judge every move of ``transcript`` (and mutants of it) in both engines, compare the
-    states after each move and the results at the end; False at the first disagreement."""
+    states after each move and the results at the end; False at the first disagreement.
+
+    One Lua call a move (:func:`_check_transcript_fast`); when that finds anything amiss, the
+    game is checked again from the start one Lua call per step, the rng and the report wound
+    back first, so the report is the stepwise checker's, word for word."""
+    mark = (rng.getstate(), report.moves, report.checks, report.illegal_checks, len(report.instructions),
+            len(report.disagreements))
+    failed = False
+    try:
+        suspect = _check_transcript_fast(game_id, transcript, lua, report, rng, mutants_per_move)
+    except Exception:  # noqa: BLE001
+        # a Lua error, a budget (a step's stops a little earlier inside the one call a move) or a
+        # Python exception: the stepwise check meets it again and words it, or passes as it always did
+        suspect, failed = None, True
+    if suspect is None and not failed:
+        return True
+    rng.setstate(mark[0])
+    report.moves, report.checks, report.illegal_checks = mark[1], mark[2], mark[3]
+    del report.instructions[mark[4]:]
+    del report.disagreements[mark[5]:]
+    if not _check_transcript_stepwise(game_id, transcript, lua, seed, report, rng, mutants_per_move):
+        return False
+    if failed or suspect is None:
+        return True
+    # Checked again one call at a time, the game agrees: the Lua side does not answer the same
+    # twice (a rules module that keeps something between calls). That is a disagreement too.
+    index, player, move, kind, lua_text = suspect
+    report.disagreements.append(Disagreement(
+        seed, index, player, move, kind, "(agrees when checked again one Lua call at a time)", lua_text))
+    return False
+
+
+#: what the fast check found amiss: move index, player, move, kind, what Lua answered.
+_Suspect = tuple[int, Any, Any, str, str]
+
+
+def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEngine, report: AgreementReport,
+                           rng: random.Random, mutants_per_move: int) -> _Suspect | None:
+    """:func:`check_transcript` with one Lua call a move (``check_move``, see the module
+    docstring); None when everything agrees (the report counted), else what looked amiss
+    (the report then half counted: the caller winds it back)."""
+    game = rules.get_game(game_id)
+    listed = transcript.get("players")
+    state = game.new_state(setup=transcript["setup"], options=transcript["options"],
+                           num_players=len(listed) if isinstance(listed, list) else None)
+    seats = state.num_players()
+    lstate = lua.new_state(transcript["setup"], transcript["options"])
+    check_move = lua.check_move()
+    call = lua.sandbox.call
+    instructions = report.instructions
+    data = state.to_json()  # the state's JSON, made once per move: mutants' values, then the comparison
+    for index, entry in enumerate(transcript["moves"]):
+        player, move = split_move(entry)
+        picked = sample_mutants(move, state, rng, mutants_per_move, state_json=data)
+        other = (player + 1) % seats if isinstance(player, int) else 0
+        keys = []
+        illegal = 0
+        for cand in (move, *picked):
+            py = judge(state, player, cand)
+            if py.ok:
+                keys.append("+")
+            else:
+                keys.append("-" + py.rule)
+                illegal += 1
+        py = judge(state, other, move)
+        if py.ok:
+            keys.append("+")
+        else:
+            keys.append("-" + py.rule)
+            illegal += 1
+        expected = "\n".join(keys)
+        if expected.count("\n") != len(keys) - 1:
+            return (index, player, move, "verdict", "(a rule id holds a newline)")
+        text = _json_text([move, *picked])
+        if keys[0] == "+" and type(state).apply is State.apply:
+            state.make(move)  # judged legal for its player just now: made without a second check
+        else:
+            state.apply(move)
+        data = state.to_json()
+        py_json = canonical_json(data)
+        answer = call(check_move, lstate, text, player, other, budget=None)  # each step has its own
+        if type(answer) is not tuple or answer[0] != expected:
+            return (index, player, move, "verdict", str(answer[0] if type(answer) is tuple else answer))
+        if answer[1] != py_json:
+            return (index, player, move, "state", str(answer[1]))
+        instructions += answer[2:]
+        report.checks += len(keys)
+        report.illegal_checks += illegal
+        report.moves += 1
+    result = state.result()
+    if result is not None:
+        lua_result = lua.state_json(lua.sandbox.call(lua.rules.result, lstate))
+        if lua_result != _result_json(result):
+            return (len(transcript["moves"]), None, None, "result", lua_result)
+    return None
+
+
+def _check_transcript_stepwise(game_id: str, transcript: dict[str, Any], lua: LuaEngine, seed: int,
+                               report: AgreementReport, rng: random.Random, mutants_per_move: int) -> bool:
+    """:func:`check_transcript` one Lua call per step (decoding the moves, each check, the move,
+    the state's JSON): the checker the fast one stands for, which words every disagreement."""
     game = rules.get_game(game_id)
     listed = transcript.get("players")
     state = game.new_state(setup=transcript["setup"], options=transcript["options"],

@@ -47,6 +47,23 @@ constants are calibrated against ``hook_interval=1``, which counts exactly.
 ``last_instructions`` then matches an every-instruction count exactly for
 plain Lua code. The tests check this.
 
+Budgets inside a call: :attr:`LuaSandbox.budgeted` is a Lua function,
+``budgeted(limit, fn, a1, a2, a3) -> first result``, that runs ``fn`` under a
+budget of its own (:meth:`LuaSandbox.coarse_fire_limit`) and counts nothing:
+the hook fires every ``COARSE_INTERVAL`` instructions while it runs, so it costs
+next to nothing, and it stops ``fn`` no later than a top-level call with that
+budget would (earlier, by up to ``COARSE_INTERVAL`` instructions).
+
+Counting inside a call: :attr:`LuaSandbox.measure` is a Lua function,
+``measure(limit, fn, a1, a2, a3) -> count, first result``, that Lua code given it
+(``tts-builder check-lua``'s one call a move) runs a function with: the hook
+counter restarts, ``fn`` runs under ``limit`` hook fires of its own
+(:meth:`LuaSandbox.fire_limit` of a budget), and a drain of its own gives the
+count, calibrated (``empty`` counts 1) to equal what a top-level call of ``fn``
+counts. Its fires still count against the outer call's budget; the outer call's
+``last_instructions`` is then only approximate. It raises an error outside a
+sandbox call.
+
 The following are not counted, or are only roughly counted:
 
 * Time spent inside C and Python functions called from Lua, such as
@@ -102,6 +119,9 @@ DEFAULT_BUDGET = 100_000_000
 """Default instruction budget per call; about 0.3-0.5 s of plain Lua."""
 DEFAULT_HOOK_INTERVAL = 100
 """Default count-hook interval in VM instructions (see the module docstring)."""
+
+#: the hook interval while :attr:`LuaSandbox.budgeted` runs a call (a budget alone, no count).
+COARSE_INTERVAL = 10_000
 
 _LuaTable: Any = type(LuaRuntime().table())
 _NO_LIMIT = 2**52  # hook fires; Lua numbers are doubles
@@ -263,7 +283,54 @@ end
 local function empty() end
 local function loop(n) local s = 0 for i = 1, n do s = s + i end return s end
 
-return wrapper, load_in_env, object_env, set_interval, empty, loop, json_tag
+-- measure: one call's own instruction count inside a running sandbox call (see
+-- LuaSandbox.measure). sethook restarts the hook counter, the inner drain finds its
+-- remainder as the outer one does, and the outer call keeps counting its budget.
+local nk, nK = 0, 0
+local function ndrain()
+  local a
+  draining = true
+@NDRAIN@
+end
+
+local function measure(lim, fn, a1, a2, a3)
+  if not active or draining then error("measure runs only inside a sandbox call", 2) end
+  local outer, outer_limit = fires, limit
+  sethook(hook, '', N)
+  fires = 0 -- after sethook restarts the counter: a fire before it is the outer call's
+  limit = lim
+  local r = fn(a1, a2, a3)
+  drained = false
+  pcall(ndrain)
+  draining = false -- before drained: the hook may fire between the two
+  drained = false
+  local f = fires
+  fires, limit = outer + f, outer_limit
+  return f * (N - nk) - dline + nK, r
+end
+
+-- budgeted: a call inside a running sandbox call under a budget of its own, uncounted: the
+-- hook fires every COARSE instructions only while it runs (see LuaSandbox.budgeted).
+local COARSE = @COARSE@
+local function budgeted(lim, fn, a1, a2, a3)
+  if not active or draining then error("budgeted runs only inside a sandbox call", 2) end
+  local outer, outer_limit = fires, limit
+  sethook(hook, '', COARSE)
+  fires = 0
+  limit = lim
+  local r = fn(a1, a2, a3)
+  local f = fires
+  sethook(hook, '', N)
+  limit = outer_limit
+  fires = outer + f * (COARSE - nk) / (N - nk)
+  return r
+end
+
+local function set_nested(k, K) nk, nK = k, K end
+local function nested_probe(fn, n) return (measure(2^52, fn, n)) end
+
+return wrapper, load_in_env, object_env, set_interval, empty, loop, json_tag, measure, set_nested, nested_probe,
+  budgeted
 """
 
 
@@ -271,11 +338,14 @@ def _prelude(hook_interval: int) -> str:
     # The drain is straight-line code, one instruction a line, so the line where
     # the hook fires gives the hook counter's remainder exactly.
     drain = "  a = 1\n" * (hook_interval + 4)
-    return _PRELUDE.replace("@N@", str(hook_interval)).replace("@DRAIN@\n", drain)
+    return (_PRELUDE.replace("@N@", str(hook_interval)).replace("@DRAIN@\n", drain)
+            .replace("@NDRAIN@\n", drain).replace("@COARSE@", str(COARSE_INTERVAL)))
 
 
 # (k, K) per hook interval: see LuaSandbox._calibrate.
 _CALIBRATION: dict[int, tuple[int, int]] = {}
+# K of LuaSandbox.measure per hook interval: see LuaSandbox._calibrate_nested.
+_NESTED_CALIBRATION: dict[int, int] = {}
 
 
 class LuaSandbox:
@@ -315,7 +385,8 @@ class LuaSandbox:
             max_memory=max_memory,
         )
         (self._wrapper, self._load_in_env, self._object_env, set_interval,
-         empty, loop, self._json_tag) = self.runtime.execute(_prelude(hook_interval), name="=sandbox")
+         empty, loop, self._json_tag, self.measure, set_nested, nested_probe, self.budgeted) = self.runtime.execute(
+            _prelude(hook_interval), name="=sandbox")
         self.globals: Any = self.runtime.globals()
         self.output: list[str] = []
         self.globals.print = self._lua_print_factory()
@@ -326,6 +397,9 @@ class LuaSandbox:
             _CALIBRATION[hook_interval] = self._calibrate(set_interval, empty, loop)
         set_interval(hook_interval)
         self._k, self._K = _CALIBRATION[hook_interval]
+        if hook_interval not in _NESTED_CALIBRATION:
+            _NESTED_CALIBRATION[hook_interval] = self._calibrate_nested(set_nested, nested_probe, empty, loop)
+        set_nested(self._k, _NESTED_CALIBRATION[hook_interval])
 
     def fresh(self) -> LuaSandbox:
         """A new, empty sandbox with the same settings."""
@@ -478,6 +552,37 @@ class LuaSandbox:
             raise LuaSandboxError(f"cannot calibrate the instruction count at hook_interval={n_int}; "
                                   "use 1 or at least 50")
         return k, 1 - f0 * (n_int - k) + line0
+
+    def _calibrate_nested(self, set_nested: Any, probe: Any, empty: Any, loop: Any) -> int:
+        """Work out K for :attr:`measure`'s ``count = fires * (N - k) - drain_line + K``: ``empty``
+        measured inside a call counts 1, as at the top level; ``loop`` must then count what a
+        top-level call of it counts (exact, see :meth:`_calibrate`)."""
+        per_fire = self.hook_interval - self._k
+
+        def run(*args: Any) -> tuple[int, int, Any]:  # hook fires, drain line, first result
+            res = self._wrapper(*args)
+            return res[0], res[1], res[4]
+
+        set_nested(self._k, 0)
+        nested_K = 1 - int(run(probe, _NO_LIMIT, empty, 0)[2])
+        fires, line, _ = run(loop, _NO_LIMIT, 25_000)
+        truth = max(0, fires * per_fire - line + self._K)
+        if int(run(probe, _NO_LIMIT, loop, 25_000)[2]) + nested_K != truth:
+            raise LuaSandboxError(f"cannot calibrate nested instruction counts at hook_interval={self.hook_interval}")
+        return nested_K
+
+    def coarse_fire_limit(self, budget: int | None) -> int:
+        """The hook-fire limit :attr:`budgeted` takes for a budget of ``budget`` instructions
+        (None: no limit): one that stops a call no later than ``budget`` instructions, so never
+        later than a top-level :meth:`call` with that budget does (which stops just past it)."""
+        if budget is None:
+            return _NO_LIMIT
+        return max(0, budget // (COARSE_INTERVAL - self._k) - 1)
+
+    def fire_limit(self, budget: int | None) -> int:
+        """The hook-fire limit :attr:`measure` takes for a budget of ``budget`` instructions (None:
+        no limit), the limit a top-level :meth:`call` with that budget runs under."""
+        return _NO_LIMIT if budget is None else budget // (self.hook_interval - self._k)
 
     # ------------------------------------------------------------------ values
 

@@ -39,7 +39,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, ClassVar, Mapping
 
-from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, view_zone
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, copy_json, view_zone
+from rules.mutate import _strings
 from rules.two_and_two.cards import (EMPTY, Card, build_cards, filled, load_data, oriented, overlay,
                                      placement_error)
 
@@ -66,6 +67,11 @@ _MOVE_FIELD_SET = frozenset(MOVE_FIELD_NAMES)
 _placement_error = lru_cache(maxsize=16_384)(placement_error)
 _overlay = lru_cache(maxsize=16_384)(overlay)
 ORIENTATIONS = ("up", "down")
+#: what a seat's observation leaves out of the state (the hands, the deck order, the drawn card).
+_UNSEEN = frozenset({"deck", "hands", "drawn", "setup"})
+#: every key a state's JSON may have (TwoAndTwoState.json_strings knows where their strings are).
+_STATE_KEYS = frozenset({"options", "setup", "deck", "hands", "stack", "visible", "orientation", "discard",
+                         "sets", "skips", "phase", "active", "starter", "drawn", "moves", "pending", "end"})
 FLIPPED = {"up": "down", "down": "up"}
 
 
@@ -213,8 +219,24 @@ class TwoAndTwoState(State):
     def to_json(self) -> JSONDict:
         return self.s
 
+    def json_strings(self) -> set[str]:
+        """Every string value in :meth:`to_json` (the mutants' hook, see ``rules.mutate``),
+        without walking it all: the card lists whole, the few other strings one by one, and the
+        small parts (options, a pending play, the end) walked. A state with a key this does not
+        know is walked whole."""
+        s = self.s
+        if not s.keys() <= _STATE_KEYS:
+            return _strings(s)
+        out = set(s["setup"]["deck"])
+        out.update(s["deck"], s["hands"][0], s["hands"][1], s["discard"])
+        for entry in s["stack"]:
+            out.update(entry.values())
+        out.update((s["visible"], s["orientation"], s["phase"], s["drawn"]))
+        out |= _strings([s["options"], s.get("pending"), s.get("end")])
+        return out
+
     def clone(self) -> "TwoAndTwoState":
-        return TwoAndTwoState(_copy(self.s), self.seat_names)
+        return TwoAndTwoState(copy_json(self.s), self.seat_names)
 
     def seat_name(self, seat: int) -> str:
         """How messages name ``seat``: the player's name once :meth:`name_seats` is told it
@@ -247,7 +269,7 @@ class TwoAndTwoState(State):
 
     def observation(self, player: int) -> JSONDict:
         s = self.s
-        obs = {k: _copy(v) for k, v in s.items() if k not in ("deck", "hands", "drawn", "setup")}
+        obs = {k: copy_json(v) for k, v in s.items() if k not in _UNSEEN}
         obs["player"] = player
         obs["hand"] = list(s["hands"][player])
         obs["hand_sizes"] = [len(s["hands"][0]), len(s["hands"][1])]
@@ -728,12 +750,6 @@ def _placement_verdict(err: tuple[str, int], card: Card, orientation: str, visib
                     f"the same symbol, so the stack could never complete.")
 
 
-def _copy(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    return x
 
 
 def _heuristic(obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
