@@ -249,7 +249,7 @@ class Result:
         'Solo: lost'
         """
         def name(seat: int) -> str:
-            return seat_names[seat] if seat_names and 0 <= seat < len(seat_names) else f"Seat {seat}"
+            return name_in(seat, seat_names)
 
         if self.kind in ("cooperative", "solo"):
             won = self.outcome == "win"
@@ -623,6 +623,18 @@ def view_zone(label: str, cards: Any, seat: int | None = None, face_down: bool =
     if turned is not None and any(turned):
         zone["turned"] = [bool(t) for t in turned]
     return zone
+
+
+def name_in(seat: Any, names: Sequence[str] | None) -> str:
+    """How a text names ``seat`` from a list of names (the players' or the game's): its name,
+    "Seat N" for a seat past the list, "seat <value>" for what is no seat at all.
+
+    >>> name_in(1, ["White", "Black"]), name_in(2, ["White", "Black"]), name_in("x", None)
+    ('Black', 'Seat 2', 'seat x')
+    """
+    if type(seat) is not int or seat < 0:
+        return f"seat {seat}"
+    return names[seat] if names and seat < len(names) else f"Seat {seat}"
 
 
 def seat_label(state: State, seat: Any) -> str:

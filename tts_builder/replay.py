@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from rules.core import JSONDict, State, Verdict, judge_apply
+from rules.core import JSONDict, State, Verdict, judge_apply, name_in
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file
 from tts_builder.transcript import parse_transcript, split_move, unknown_fields
@@ -141,17 +141,12 @@ def trace_file(path: str | Path, *, lenient: bool = False) -> Trace:
 # --------------------------------------------------------------------------- show (words)
 
 
-def _seat_name(seat: Any, seat_names: list[str]) -> str:
-    """The player's name for ``seat``, else "Seat N"."""
-    return seat_names[seat] if type(seat) is int and 0 <= seat < len(seat_names) else f"Seat {seat}"
-
-
 def zone_label(zone: Mapping[str, Any], seat_names: list[str]) -> str:
     """A zone's label, the player's name first for a seat's zone ("White, hand")."""
     seat = zone.get("seat")
     label = str(zone.get("label", ""))
     if type(seat) is int:
-        return f"{_seat_name(seat, seat_names)}, {label}"
+        return f"{name_in(seat, seat_names)}, {label}"
     return label
 
 
@@ -168,12 +163,12 @@ def view_lines(view: Mapping[str, Any], seat_names: list[str], mover: Any = None
     zones of seat ``mover`` (who made a refused move) are marked."""
     out: list[str] = []
     turn = view.get("turn")
-    out.append(f"To decide: {_seat_name(turn, seat_names)}" if turn is not None
+    out.append(f"To decide: {name_in(turn, seat_names)}" if turn is not None
                else "To decide: nobody (the game is over)")
     scores = view.get("scores")
     if scores:
-        out.append("Scores: " + ", ".join(f"{_seat_name(s, seat_names)} {v}" for s, v in enumerate(scores)))
-    out += [f"{_seat_name(seat, seat_names)}: {fact}" for seat, fact in enumerate(view.get("seats") or []) if fact]
+        out.append("Scores: " + ", ".join(f"{name_in(s, seat_names)} {v}" for s, v in enumerate(scores)))
+    out += [f"{name_in(seat, seat_names)}: {fact}" for seat, fact in enumerate(view.get("seats") or []) if fact]
     out += [str(line) for line in view.get("lines", [])]
     out += [_zone_text(z, seat_names) + ("   <- the refused move's player" if mover is not None and z.get("seat") == mover
                                           else "") for z in view.get("zones", [])]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, judge_apply, seat_label
+from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, judge_apply, name_in, seat_label
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
@@ -70,9 +70,7 @@ class Report:
 
     def seat(self, player: Any) -> str:
         """How the text names ``player``: as ``show`` does ("White", "Seat 2", "seat x")."""
-        if type(player) is int and 0 <= player < len(self.seat_names):
-            return self.seat_names[player]
-        return f"Seat {player}" if type(player) is int and player >= 0 else f"seat {player}"
+        return name_in(player, self.seat_names)
 
     @property
     def legal(self) -> bool:
