@@ -7,6 +7,8 @@ an input or an output work on copies. Speed itself is ``benchmarks/bench_build.p
 
 from __future__ import annotations
 
+import argparse
+
 import hashlib
 import io
 import json
@@ -178,9 +180,11 @@ def test_a_no_op_sweeps_what_a_killed_build_left(built: dict[str, Path], tmp_pat
 def test_unusual_arguments_take_the_full_path(built: dict[str, Path]) -> None:
     out = str(built["palette"])
     for argv in ([GAME, "--out", out, "--force"], [GAME, "--all", "--out", out], ["--out", out],
-                 [GAME, "--out"], [GAME, "--out", out, "--jobs", "0"], [GAME, "--out", out, "--help"]):
+                 [GAME, "--out"], [GAME, "--out", out, "--jobs", "0"], [GAME, "--out", out, "--help"],
+                 # the full command refuses a game after the options: so does the fast path's parser
+                 [GAME, f"--out={out}", "--jobs", "2", GAME], [GAME, "--out", out, "--jobs", "two"]):
         assert stamp.quick_build(argv) is None, argv
-    assert stamp.quick_build([GAME, f"--out={out}", "--jobs", "2", GAME]) == 0
+    assert stamp.quick_build([GAME, GAME, f"--out={out}", "--jobs", "2", "-q"]) == 0
 
 
 # --------------------------------------------------------------------------- encoding
@@ -333,3 +337,18 @@ def test_the_quick_path_leaves_a_settings_file_to_the_full_command(built: dict[s
     capsys.readouterr()
     assert stamp.main(["build", *argv, "-q"]) == 0
     assert "https://example.org/m/two-and-two/images/" in (tmp_path / "palette" / GAME / f"{GAME}.json").read_text()
+
+
+def test_the_fast_path_reads_builds_arguments_as_the_full_parser_does() -> None:
+    """One definition (stamp.add_build_arguments) serves both parsers: every option of the full
+    ``build`` subcommand is known to the fast path, with the same defaults."""
+    from tts_builder.cli import build_parser
+
+    full = build_parser()
+    sub = next(a for a in full._actions if isinstance(a, argparse._SubParsersAction)).choices["build"]
+    fast = argparse.ArgumentParser(add_help=False)
+    stamp.add_build_arguments(fast)
+    options = lambda p: {s: (a.dest, a.default) for a in p._actions for s in a.option_strings if s != "-h" and s != "--help"}
+    assert options(sub) == options(fast) and "--lossless" in options(fast)
+    argv = [GAME, "--out", "x", "--base-url", "http://h/", "--lossless", "--jobs", "3", "-q"]
+    assert vars(stamp._parse_build_argv(argv)) == {k: v for k, v in vars(sub.parse_args(argv)).items() if k != "func"}

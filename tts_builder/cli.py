@@ -23,6 +23,7 @@ from tts_builder.fileio import MAX_JSON_DEPTH, parse_json_text, sweep_stale_temp
 from tts_builder.parallel import WorkerDied
 from tts_builder.sources import is_collection
 from tts_builder.progress import Progress, progress_mode
+from tts_builder.stamp import add_build_arguments
 
 
 #: what ``tts-builder --help`` says the tool is, in plain words
@@ -450,22 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_check_lua)
 
     p = sub.add_parser("build", help="build the TTS mod (save, thumbnail, images) of one or more games")
-    p.add_argument("games", nargs="*", metavar="GAME")
-    p.add_argument("--all", action="store_true", help="every registered game")
-    p.add_argument("--out", help="output folder (default build/); the mod goes to OUT/GAME/")
-    p.add_argument("--base-url", metavar="URL",
-                   help="image URLs become URL/GAME/images/FILE (default: file:/// paths, this computer only)")
-    p.add_argument("--watch", action="store_true",
-                   help="build, then rebuild on every change to the rules, art, templates or code (Ctrl-C stops)")
-    p.add_argument("--push", action="store_true",
-                   help="with --watch: send each good rebuild's scripts to a running TTS (as `push`)")
-    _add_quiet(p)
-    p.add_argument("--lossless", action="store_true",
-                   help="write lossless PNGs (default: 256-colour palette PNGs, about a third of the bytes, "
-                   "each at least 40 dB PSNR, else lossless)")
-    p.add_argument("--force", action="store_true", help="build even when the output is up to date")
-    p.add_argument("--jobs", type=int, help="worker processes, one game each (default: the machine's cores); "
-                   "the output is the same for any number")
+    add_build_arguments(p)  # defined once, with the fast path's no-op check (tts_builder.stamp)
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("sheets", help="render a game's card sheets and thumbnail only")

@@ -23,6 +23,7 @@ time and no run counts: the same inputs give the same stamp, byte for byte.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib.util
 import json
@@ -30,6 +31,7 @@ import os
 import sys
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
+from typing import NoReturn
 from pathlib import Path
 
 STAMP = ".tts-builder-stamp.json"
@@ -217,44 +219,50 @@ def up_to_date_line(out_root: Path, game_id: str) -> str:
 # --------------------------------------------------------------------------- the fast path
 
 
-def _parse_build_argv(argv: Sequence[str]) -> tuple[list[str], bool, str, str | None, bool] | None:
-    """``build`` arguments in the plain forms (games or ``--all``, ``--out``, ``--base-url``,
-    ``--lossless``, ``--jobs``), or None for anything else (the full parser deals with it)."""
-    games: list[str] = []
-    all_games = lossless = False
-    out = "build"
-    base_url: str | None = None
-    args = list(argv)
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        name, eq, value = arg.partition("=")
-        if name in ("--out", "--base-url", "--jobs"):
-            if not eq:
-                if i + 1 >= len(args):
-                    return None
-                i += 1
-                value = args[i]
-            if name == "--out":
-                out = value
-            elif name == "--base-url":
-                base_url = value
-            elif not value.isdigit() or int(value) < 1:
-                return None
-        elif arg == "--all" and not eq:
-            all_games = True
-        elif arg == "--lossless":
-            lossless = True
-        elif arg in ("--quiet", "-q"):
-            pass  # an up-to-date build prints no progress anyway
-        elif arg.startswith("-") or not arg:
-            return None  # --force, --help, anything unknown
-        else:
-            games.append(arg)
-        i += 1
-    if all_games == bool(games):
+def add_build_arguments(p: argparse.ArgumentParser) -> None:
+    """``build``'s arguments, defined once: the full parser (:func:`tts_builder.cli.build_parser`)
+    and the fast path (:func:`_parse_build_argv`) read the command line alike."""
+    p.add_argument("games", nargs="*", metavar="GAME")
+    p.add_argument("--all", action="store_true", help="every registered game")
+    p.add_argument("--out", help="output folder (default build/); the mod goes to OUT/GAME/")
+    p.add_argument("--base-url", metavar="URL",
+                   help="image URLs become URL/GAME/images/FILE (default: file:/// paths, this computer only)")
+    p.add_argument("--watch", action="store_true",
+                   help="build, then rebuild on every change to the rules, art, templates or code (Ctrl-C stops)")
+    p.add_argument("--push", action="store_true",
+                   help="with --watch: send each good rebuild's scripts to a running TTS (as `push`)")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress on stderr (results on stdout are the same)")
+    p.add_argument("--lossless", action="store_true",
+                   help="write lossless PNGs (default: 256-colour palette PNGs, about a third of the bytes, "
+                   "each at least 40 dB PSNR, else lossless)")
+    p.add_argument("--force", action="store_true", help="build even when the output is up to date")
+    p.add_argument("--jobs", type=int, help="worker processes, one game each (default: the machine's cores); "
+                   "the output is the same for any number")
+
+
+class _Refused(Exception):
+    """The fast path's parser met arguments it leaves to the full command."""
+
+
+class _QuietParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # the full command words it
+        raise _Refused(message)
+
+
+def _parse_build_argv(argv: Sequence[str]) -> argparse.Namespace | None:
+    """``build``'s arguments as the full command reads them, or None where the full command has
+    more to do than answer "up to date" (``--watch``, ``--force``, ``--help``, a mistake to word)."""
+    parser = _QuietParser(prog="tts-builder build", add_help=False, allow_abbrev=False)
+    add_build_arguments(parser)
+    try:
+        args = parser.parse_args(list(argv))
+    except _Refused:
         return None
-    return games, all_games, out, base_url, lossless
+    if args.watch or args.push or args.force or args.all == bool(args.games) \
+            or (args.jobs is not None and args.jobs < 1):
+        return None
+    return args
 
 
 #: :mod:`tts_builder.config`'s file names and table, repeated (importing it costs the no-op half its
@@ -281,12 +289,12 @@ def quick_build(argv: Sequence[str]) -> int | None:
     parsed = _parse_build_argv(argv)
     if parsed is None or _settings_file_present():
         return None  # the settings file may set --out or --base-url: the full command reads it
-    games, all_games, out, base_url, lossless = parsed
-    if all_games:
+    games: list[str] = list(parsed.games)
+    if parsed.all:
         from rules.registry import game_ids
         games = game_ids()
-    out_root = Path(out)
-    options = options_of(out_root, base_url=base_url, lossless=lossless)
+    out_root = Path(parsed.out if parsed.out is not None else "build")
+    options = options_of(out_root, base_url=parsed.base_url, lossless=parsed.lossless)
     games = list(dict.fromkeys(games))
     code = code_digest(code_memo(out_root, games[0]))
     if not all(is_current(out_root, g, inputs_digest(g, options, code)) for g in games):
