@@ -197,8 +197,9 @@ def _swap_delta(board: Board, p: int, i: int, j: int) -> int:
 def _near(board: Board, costs: list[int], goal: str, most: int
           ) -> tuple[list[tuple[tuple[int, ...], int, int]], list[int] | None]:
     """The goal layouts that one swap may bring to a cost of at most ``most``, with their costs
-    and spaces (as :data:`_LAYOUTS`), and which swaps may do it: a swap of cells i and j only when bit j of ``allowed[i]`` or bit
-    i of ``allowed[j]`` is set (``allowed`` is None when any swap may: some layout costs at most
+    and spaces (as :data:`_LAYOUTS`; those costing at most ``most`` already first), and which
+    swaps may do it: a swap of cells i and j only when bit j of ``allowed[i]`` or bit i of
+    ``allowed[j]`` is set (``allowed`` is None when any swap may: some layout costs at most
     ``most`` already).
 
     A swap changes two spaces and lowers a layout's cost by at most 1 for each: only for a
@@ -207,20 +208,21 @@ def _near(board: Board, costs: list[int], goal: str, most: int
     one button that matches the other space). A layout costing ``most + 1`` needs one space so
     improved, one costing ``most + 2`` both, each by the other's button; a dearer one is out of
     reach. ``allowed`` keeps every swap that may, so skipping the others changes nothing."""
+    fine: list[tuple[tuple[int, ...], int, int]] = []
     near: list[tuple[tuple[int, ...], int, int]] = []
     needs: list[tuple[tuple[int, ...], int]] = []
-    fine = False
     for layout, cells in _LAYOUTS[goal]:
         cost = 0
         for p in layout:
             cost += costs[p]
-        if cost <= most + 2:
+        if cost <= most:
+            fine.append((layout, cost, cells))
+        elif cost <= most + 2:
             near.append((layout, cost, cells))
-            if cost <= most:
-                fine = True
-            else:
-                needs.append((layout, cost - most))
-    if fine or not near:
+            needs.append((layout, cost - most))
+    if fine:  # those first: a swap that leaves one alone keeps it within `most`
+        return fine + near, None
+    if not near:
         return near, None
     black = white = 0
     holding: dict[int, int] = {}
@@ -258,6 +260,40 @@ def _near(board: Board, costs: list[int], goal: str, most: int
             for c, sources in improves:
                 allowed[c] |= sources & improvable
     return near, allowed
+
+
+def _within(board: Board, near: list[tuple[tuple[int, ...], int, int]], most: int, i: int, j: int) -> bool:
+    """Does swapping cells i and j leave one of the ``near`` layouts (:func:`_near`'s) costing at
+    most ``most``?"""
+    bits = (1 << i) | (1 << j)
+    for layout, cost, cells in near:
+        if cells & bits:
+            for p in layout:
+                cost += _swap_delta(board, p, i, j)
+        if cost <= most:
+            return True
+    return False
+
+
+def best_swaps(board: Board, goal: str, swaps: list[tuple[int, int]]) -> tuple[int, list[int]]:
+    """The least :func:`lower_bound` over the boards ``swaps`` lead to (each a swap of two
+    cells), and the indexes of the swaps reaching it, in order: what scoring every swap's board
+    would find. A swap changes the bound by at most 1 either way, so the swaps that lower it are
+    looked for first (among the few :func:`_near` leaves), then those that keep it; when none
+    does, every swap raises it by 1."""
+    costs = _costs(board)
+    now = _bound_of(costs, goal)
+    for score in (now - 1, now):
+        if score < 0:
+            continue
+        most = 2 * score
+        near, allowed = _near(board, costs, goal, most)
+        found = [k for k, (i, j) in enumerate(swaps)
+                 if (allowed is None or allowed[i] >> j & 1 or allowed[j] >> i & 1)
+                 and _within(board, near, most, i, j)]
+        if found:
+            return score, found
+    return now + 1, list(range(len(swaps)))
 
 
 def successors(board: Board) -> Iterator[tuple[tuple[int, int], Board]]:
@@ -332,16 +368,8 @@ def solve(state: ObrenState, bound: int) -> Solution:
                     if pair in seen:
                         continue
                     seen.add(pair)
-                    if prune:  # the bound after the swap, from the layouts within reach alone
-                        bits = (1 << i) | (1 << j)
-                        for layout, cost, cells in near:
-                            if cells & bits:
-                                for p in layout:
-                                    cost += _swap_delta(board, p, i, j)
-                            if cost <= most:
-                                break
-                        else:
-                            continue
+                    if prune and not _within(board, near, most, i, j):
+                        continue
                     if left == 0:
                         path.append((i, j))
                         return True
