@@ -35,6 +35,10 @@ MOVE_TYPES = ("place-ark", "water", "move", "rescue", "pass")
 #: the fields each move type has (moves.schema.json's); any other field is refused as move-format
 MOVE_FIELDS = {"place-ark": ("type", "cell"), "water": ("type", "cell"), "move": ("type", "to"),
                "rescue": ("type", "cells"), "pass": ("type",)}
+#: every key a state's data has ("end" once the game is over); the Lua rules write a state's JSON
+#: text by them (a state with another key is written by the runtime's U.json, the same text slower)
+STATE_KEYS = ("actions", "arks", "colors", "end", "face_up", "flooded", "lost", "options", "phase", "players",
+              "rescued", "revealed", "setup", "tokens", "track", "turn", "water_left")
 #: what a face-down token shows in an observation
 HIDDEN = "?"
 
@@ -83,7 +87,8 @@ class TwoByTwoGame(Game):
                 "move_fields": {t: list(f) for t, f in MOVE_FIELDS.items()},
                 "basic_points": DATA["basic_points"], "advanced_points": DATA["advanced_points"],
                 "x2_factor": DATA["x2_factor"], "track_length": DATA["track_length"],
-                "player_counts": list(self.seat_counts()), "data": dict(DATA)}
+                "player_counts": list(self.seat_counts()), "data": dict(DATA),
+                "state_keys": sorted(STATE_KEYS)}
 
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         from rules.two_by_two.heuristic import choose
