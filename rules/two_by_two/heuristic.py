@@ -33,14 +33,16 @@ def choose(obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         return rng.choice(moves)
     if "water" in kinds:
         wanted = _pair_cells(obs)
+        land, flooded = B.LAND, obs["flooded"]
 
         def value(m: Move) -> int:
             i = B.CELL_INDEX[m["cell"]]
-            points = sum(1 for n in B.NEIGHBOURS[i] if _is_water(obs, n)) + 1
+            points = sum(1 for n in B.NEIGHBOURS[i] if not land[n] or flooded[n]) + 1  # _is_water
             return points - (10 if i in wanted else 0)
 
-        best = max(value(m) for m in moves)
-        return rng.choice([m for m in moves if value(m) == best])
+        values = [value(m) for m in moves]
+        best = max(values)
+        return rng.choice([m for m, v in zip(moves, values) if v == best])
     seat = int(obs["turn"])
     starred = B.X2[obs["colors"][seat]]
     rescues = [m for m in moves if m["type"] == "rescue"]
