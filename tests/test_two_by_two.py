@@ -295,6 +295,36 @@ def test_laps_past_fifty_and_a_hundred_are_shown_not_limiting():
     assert r.scores == [49, 130] and r.detail["laps"] == [0, 2]
 
 
+def test_the_move_list_is_every_move_check_accepts():
+    """legal_moves looks only near the water and near the ark; a brute force over every space
+    (water, ark moves) and every pair of spaces (rescues) finds the same moves in the same order."""
+    import random
+    from rules.players import choose
+    seen = {"water": 0, "rescue": 0}
+    for seed in range(6):
+        state = GAME.new_state(seed=seed, num_players=2 + seed % 3)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            listed = state.legal_moves()
+            phase = state.to_json()["phase"]
+            if phase == "water":
+                every = [{"type": "water", "cell": c} for c in B.CELLS]
+            elif phase == "actions":
+                every = [{"type": "move", "to": c} for c in B.CELLS]
+                data = state.to_json()
+                up = [i for i, t in enumerate(data["tokens"]) if t and data["face_up"][i]]  # the others refuse
+                every += [{"type": "rescue", "cells": [B.CELLS[a], B.CELLS[b]]}
+                          for x, i in enumerate(up) for j in up[x + 1:] for a, b in ((i, j), (j, i))]
+                every.append({"type": "pass"})
+            else:
+                every = [{"type": "place-ark", "cell": c} for c in B.ARK_SPACES]
+            assert listed == [m for m in every if state.check(m).ok]
+            for m in listed:
+                seen[m["type"]] = seen.get(m["type"], 0) + 1
+            state.apply(choose(GAME, state, "heuristic" if seed % 2 else "random", rng))
+    assert seen["water"] > 100 and seen["rescue"] > 10, seen
+
+
 # -- the Lua mirror -----------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

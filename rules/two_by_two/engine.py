@@ -123,6 +123,8 @@ GAME = TwoByTwoGame()
 #: the cell indexes that are water from the start, and the land ones in cell order (the move list).
 _SEA: frozenset[int] = frozenset(i for i, land in enumerate(B.LAND) if not land)
 _LAND_CELLS: tuple[int, ...] = tuple(i for i, land in enumerate(B.LAND) if land)
+#: the land cells next to the sea.
+_COASTAL: frozenset[int] = frozenset(i for i in _LAND_CELLS if not _SEA.isdisjoint(B.NEIGHBOURS[i]))
 
 
 def _v(rule: str, message: str) -> Verdict:
@@ -211,23 +213,32 @@ class TwoByTwoState(State):
         if phase == "arks":
             taken = set(s["arks"])
             return [{"type": "place-ark", "cell": c} for c in B.ARK_SPACES if c not in taken]
-        if phase == "water":
-            water = _SEA.union([i for i, f in enumerate(s["flooded"]) if f])
-            return [{"type": "water", "cell": B.CELLS[i]} for i in _LAND_CELLS
-                    if i not in water and not water.isdisjoint(B.NEIGHBOURS[i])]
+        if phase == "water":  # dry land next to water: next to the sea, or to a flooded space
+            flooded, land = s["flooded"], B.LAND
+            near_water = set(_COASTAL)
+            for i in [i for i, f in enumerate(flooded) if f]:
+                near_water.update(B.NEIGHBOURS[i])
+            return [{"type": "water", "cell": B.CELLS[i]} for i in sorted(near_water) if land[i] and not flooded[i]]
         seat = int(s["turn"])
         here = B.CELL_INDEX[s["arks"][seat]]
         taken = {B.CELL_INDEX[a] for a in s["arks"]}
         out: list[Move] = [{"type": "move", "to": B.CELLS[n]} for n in B.NEIGHBOURS[here]
                            if self.is_water(n) and n not in taken]
         tokens, face_up = s["tokens"], s["face_up"]
-        # the face-up rescuable animals by species, in cell order: each pair i < j once, i's order first
-        groups: dict[str, list[int]] = {}
         species_of = B.SPECIES_OF.get
-        for i in [i for i, up in enumerate(face_up) if up and tokens[i]]:
+        # a rescue takes an animal next to the ark: only the species face up there can pair
+        wanted = set()
+        for n in B.NEIGHBOURS[here]:
+            t = tokens[n]
+            if t and face_up[n]:
+                wanted.add(species_of(t) or B.species_of(t))
+        wanted &= B.RESCUABLE
+        # the face-up animals of those species, in cell order: each pair i < j once, i's order first
+        groups: dict[str, list[int]] = {}
+        for i in ([i for i, up in enumerate(face_up) if up and tokens[i]] if wanted else []):
             t = tokens[i]
             sp = species_of(t) or B.species_of(t)
-            if sp in B.RESCUABLE:
+            if sp in wanted:
                 groups.setdefault(sp, []).append(i)
         pairs = sorted((i, j) for same in groups.values() if len(same) > 1
                        for x, i in enumerate(same) for j in same[x + 1:])
