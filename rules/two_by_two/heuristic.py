@@ -21,9 +21,12 @@ def _is_water(obs: JSONDict, i: int) -> bool:
 def _pair_cells(obs: JSONDict) -> set[int]:
     """Cells holding a face-up rescuable animal whose species has another face up."""
     by_species: dict[str, list[int]] = {}
-    for i, t in enumerate(obs["tokens"]):
-        if t and obs["face_up"][i] and B.species_of(t) in B.RESCUABLE:
-            by_species.setdefault(B.species_of(t), []).append(i)
+    tokens, known = obs["tokens"], B.SPECIES_OF.get
+    for i in [i for i, up in enumerate(obs["face_up"]) if up and tokens[i]]:
+        t = tokens[i]
+        species = known(t) or B.species_of(t)
+        if species in B.RESCUABLE:
+            by_species.setdefault(species, []).append(i)
     return {i for cells in by_species.values() if len(cells) > 1 for i in cells}
 
 
