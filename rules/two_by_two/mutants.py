@@ -18,7 +18,7 @@ _CELLS = tuple(range(len(B.CELLS)))
 #: per cell index, the cells two steps away (not itself, not a neighbour), in cell order.
 _TWO_AWAY = tuple(tuple(sorted({m for n in B.NEIGHBOURS[h] for m in B.NEIGHBOURS[n]} - {h} - set(B.NEIGHBOURS[h])))
                   for h in _CELLS)
-#: the water and inland cells of a flooding (the ``flooded`` list as a tuple), as found last.
+#: the water and inland cells per flooding (the ``flooded`` list as a tuple), the last few found.
 _AREAS: dict[tuple[bool, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 _AREAS_KEPT = 256
 
@@ -44,6 +44,8 @@ def _pick(rng: random.Random, items: Sequence[Any]) -> list[Any]:
 
 
 def board_mutants(move: Move, state: TwoByTwoState, rng: random.Random) -> list[Any]:
+    """The board-shaped wrong moves for ``move`` in ``state``, drawn from ``rng`` (the same
+    mutants from the same draws whatever is kept between calls)."""
     s = state.s
     cells = _CELLS
     water, inland = _areas(s["flooded"])
