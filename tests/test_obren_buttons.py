@@ -333,6 +333,108 @@ def test_solver_finds_a_shortest_solution():
     assert first == found.solution[0] and state.check(first).ok
 
 
+def _plain_search(state: ObrenState, bound: int) -> tuple[list[tuple[int, int]] | None, int, int]:
+    """The solver's iterative deepening with no shortcut: every successor in order, each
+    judged by lower_bound of its whole board. (path of swaps or None, nodes, depth searched)"""
+    from rules.obren_buttons.solver import successors
+    goal = state.s["options"]["goal"]
+    start = tuple(_code(n) for n in state.s["board"])
+    if lower_bound(start, goal) == 0:
+        return [], 0, 0
+    cap = {"two-lines": 4, "four-lines": 8}[goal]
+    nodes = depth_searched = 0
+    for depth in range(lower_bound(start, goal), bound + 1):
+        depth_searched = depth
+        best_g = {start: 0}
+        path: list[tuple[int, int]] = []
+
+        def search(board, g):
+            nonlocal nodes
+            nodes += 1
+            left = depth - g - 1
+            for swap, nxt in successors(board):
+                if left < cap and lower_bound(nxt, goal) > left:
+                    continue
+                if left == 0:
+                    path.append(swap)
+                    return True
+                if best_g.get(nxt, 99) <= g + 1:
+                    continue
+                best_g[nxt] = g + 1
+                path.append(swap)
+                if search(nxt, g + 1):
+                    return True
+                path.pop()
+            return False
+
+        if search(start, 0):
+            return path, nodes, depth_searched
+    return None, nodes, depth_searched
+
+
+def test_the_solver_skips_only_swaps_that_miss_the_bound():
+    """solve() rules swaps out before it works out their bound; it must visit the same boards and
+    find the same solution as the plain search that works out every bound."""
+    solved = unsolved = 0
+    for seed in range(24):
+        goal = "four-lines" if seed % 3 == 0 else "two-lines"
+        numbering = "1-4-twice" if seed % 4 == 1 else "1-8"
+        names = list(B.button_names(numbering))
+        random.Random(seed).shuffle(names)
+        state = GAME.new_state(setup={"fill": names}, options={"goal": goal, "numbering": numbering},
+                               num_players=1)
+        bound = 4 if goal == "two-lines" else 5
+        found = solve(state, bound)
+        path, nodes, depth = _plain_search(state, bound)
+        assert (found.nodes, found.depth_searched) == (nodes, depth), seed
+        if path is None:
+            assert found.solution is None, seed
+            unsolved += 1
+        else:
+            want = [(B.CELL_INDEX[m["from"]], B.CELL_INDEX[m["to"]]) for m in found.solution or []]
+            assert want == path, seed
+            solved += 1
+    assert solved >= 5 and unsolved >= 5
+
+
+FOUR_LINES = ["black-1", "black-2", "black-3", "black-4", "white-5", "white-6", "white-7", "white-8",
+              "black-5", "black-6", "black-7", "black-8", "white-1", "white-2", "white-3", "white-4"]
+
+
+def test_best_swaps_are_the_least_bound_of_every_swap():
+    """The solo heuristic's shortcut: the least lower_bound over the swaps' boards and the swaps
+    reaching it, as scoring each swapped board finds them (plateaus, rises and falls all met)."""
+    from rules.obren_buttons.solver import best_swaps
+    rng = random.Random(5)
+    seen = Counter()
+    for trial in range(150):
+        goal = "four-lines" if trial % 3 == 0 else "two-lines"
+        numbering = "1-4-twice" if trial % 4 == 1 else "1-8"
+        names = list(B.button_names(numbering))
+        rng.shuffle(names)
+        board = tuple(_code(n) for n in names)
+        if trial % 2:  # near a goal too: a solved layout a few random swaps away
+            board = tuple(_code(n) for n in ORDERED_FILL) if numbering == "1-8" else board
+            cells = list(board)
+            for _ in range(rng.randint(1, 3)):
+                i, j = rng.sample(range(16), 2)
+                cells[i], cells[j] = cells[j], cells[i]
+            board = tuple(cells)
+        swaps = [(i, j) for i in range(16) for j in range(16) if i != j and rng.random() < 0.3]
+        if trial % 10 == 9:  # four lines met: swapping buttons of the two black rows breaks them
+            goal, board = "four-lines", tuple(_code(n) for n in FOUR_LINES)
+            swaps = [(rng.randrange(4), 8 + rng.randrange(4)) for _ in range(3)]
+        scores = []
+        for i, j in swaps:
+            cells = list(board)
+            cells[i], cells[j] = cells[j], cells[i]
+            scores.append(lower_bound(tuple(cells), goal))
+        least = min(scores)
+        assert best_swaps(board, goal, swaps) == (least, [k for k, v in enumerate(scores) if v == least]), trial
+        seen[least - lower_bound(board, goal)] += 1
+    assert set(seen) == {-1, 0, 1}, seen
+
+
 def test_lower_bound_never_exceeds_the_solution():
     for seed in range(6):
         state = GAME.new_state(seed=seed, num_players=1)

@@ -15,6 +15,7 @@ from rules.two_by_two import GAME, TwoByTwoState, ark_points
 from rules.two_by_two import board as B
 from rules.two_by_two.board import BoardDataError, check_data
 from tts_builder.agreement import LuaEngine, check_lua
+from tts_builder.transcript import split_move
 
 #: seat 0's ark space: its two jungle neighbours are revealed at setup.
 ARK0, ARK1 = "-3,6", "3,3"
@@ -294,6 +295,36 @@ def test_laps_past_fifty_and_a_hundred_are_shown_not_limiting():
     assert r.scores == [49, 130] and r.detail["laps"] == [0, 2]
 
 
+def test_the_move_list_is_every_move_check_accepts():
+    """legal_moves looks only near the water and near the ark; a brute force over every space
+    (water, ark moves) and every pair of spaces (rescues) finds the same moves in the same order."""
+    import random
+    from rules.players import choose
+    seen = {"water": 0, "rescue": 0}
+    for seed in range(6):
+        state = GAME.new_state(seed=seed, num_players=2 + seed % 3)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            listed = state.legal_moves()
+            phase = state.to_json()["phase"]
+            if phase == "water":
+                every = [{"type": "water", "cell": c} for c in B.CELLS]
+            elif phase == "actions":
+                every = [{"type": "move", "to": c} for c in B.CELLS]
+                data = state.to_json()
+                up = [i for i, t in enumerate(data["tokens"]) if t and data["face_up"][i]]  # the others refuse
+                every += [{"type": "rescue", "cells": [B.CELLS[a], B.CELLS[b]]}
+                          for x, i in enumerate(up) for j in up[x + 1:] for a, b in ((i, j), (j, i))]
+                every.append({"type": "pass"})
+            else:
+                every = [{"type": "place-ark", "cell": c} for c in B.ARK_SPACES]
+            assert listed == [m for m in every if state.check(m).ok]
+            for m in listed:
+                seen[m["type"]] = seen.get(m["type"], 0) + 1
+            state.apply(choose(GAME, state, "heuristic" if seed % 2 else "random", rng))
+    assert seen["water"] > 100 and seen["rescue"] > 10, seen
+
+
 # -- the Lua mirror -----------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -319,6 +350,71 @@ def test_lua_refuses_with_the_same_rule_and_words(lua):
         assert not py.ok and (lv["rule"], lv["message"]) == (py.rule, py.message)
     assert lua.judge(lstate, 0, {"type": "rescue", "cells": ["3,2", "-3,5"]})["ok"]
     assert lua.state_json(lstate) == canonical_json(state.to_json())
+
+
+#: odd contents put into a Lua state (and the same into its Python data): the Lua rules' own JSON
+#: writer leaves each to the runtime's U.json, and the text must stay Python's.
+ODD_CONTENTS = """
+return function(U, s, what)
+  if what == "escape" then s.lost[#s.lost + 1] = 'say "hi"\\n'
+  elseif what == "null" then s.tokens[1] = U.NULL
+  elseif what == "fraction" then s.track[1] = 2.5
+  elseif what == "negative" then s.track[2] = -3
+  elseif what == "big" then s.water_left = 123456
+  elseif what == "untagged" then setmetatable(s.arks, nil)
+  elseif what == "object-in-list" then s.lost[#s.lost + 1] = U.as_object({ x = true, a = U.as_array({}) })
+  elseif what == "empty-object" then s.options.none = U.as_object({})
+  elseif what == "long-string" then s.phase = string.rep("x", 50)
+  elseif what == "unknown-key" then s.zzz = U.as_object({ b = 1 })
+  end
+end
+"""
+
+
+def _odd(data: dict[str, Any], what: str) -> None:
+    if what == "escape":
+        data["lost"].append('say "hi"\n')
+    elif what == "null":
+        data["tokens"][0] = None
+    elif what == "fraction":
+        data["track"][0] = 2.5
+    elif what == "negative":
+        data["track"][1] = -3
+    elif what == "big":
+        data["water_left"] = 123456
+    elif what == "object-in-list":
+        data["lost"].append({"x": True, "a": []})
+    elif what == "empty-object":
+        data["options"]["none"] = {}
+    elif what == "long-string":
+        data["phase"] = "x" * 50
+    elif what == "unknown-key":
+        data["zzz"] = {"b": 1}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_lua_state_json_is_pythons_after_every_move_and_with_odd_contents(lua, players):
+    """The Lua rules write their state's JSON themselves (the runtime's U.json is slower on it);
+    the text is Python's canonical JSON after every move of a whole game, and still is once the
+    state holds what that writer leaves to the runtime, one odd thing after another."""
+    from rules.two_by_two.engine import STATE_KEYS
+    from tts_builder.simulate import play_game
+    transcript = play_game("two-by-two", 7 + players, policy="random", num_players=players)
+    state = GAME.new_state(setup=transcript["setup"], options=transcript["options"], num_players=players)
+    lstate = lua.new_state(transcript["setup"], transcript["options"])
+    for entry in transcript["moves"]:
+        _, move = split_move(entry)
+        state.apply(move)
+        lua.apply(lstate, move)
+        assert lua.state_json(lstate) == canonical_json(state.to_json())
+    assert state.is_terminal() and set(state.to_json()) <= set(STATE_KEYS)
+    data = copy.deepcopy(state.to_json())
+    odd = lua.sandbox.execute(ODD_CONTENTS, "odd.lua")
+    for what in ("escape", "null", "fraction", "negative", "big", "untagged", "object-in-list", "empty-object",
+                 "long-string", "unknown-key"):
+        lua.sandbox.call(odd, lua.rules.U, lstate, what)
+        _odd(data, what)
+        assert lua.state_json(lstate) == canonical_json(data), what
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -50,23 +50,17 @@ def choose(obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
     moves = [m for m in moves if m["type"] != "forfeit"] or moves
     seat = int(state.s["turn"])
     if state.solo:
-        from rules.obren_buttons.solver import _bound_of, _code, _costs, _swapped_costs, lower_bound
+        from rules.obren_buttons.solver import _code, best_swaps, lower_bound
         goal = state.s["options"]["goal"]
-        board = tuple(_code(n) for n in state.s["board"])
-        costs = _costs(board)
-
-        def bound(move: Move) -> int:
-            """lower_bound of the board after ``move``, a swap updating only its two cells' pair costs."""
-            if move["type"] != "move":
-                return lower_bound(tuple(_code(n) for n in _after(state, move).s["board"]), goal)
-            a, b = B.CELL_INDEX[move["from"]], B.CELL_INDEX[move["to"]]
-            nxt = list(board)
-            nxt[a], nxt[b] = nxt[b], nxt[a]
-            return _bound_of(_swapped_costs(board, tuple(nxt), costs, a, b), goal)
-
-        scored = [(bound(m), m) for m in moves]
-        best = min(score for score, _ in scored)
-        return rng.choice([m for score, m in scored if score == best])
+        if all(m["type"] == "move" for m in moves):
+            # the moves lowering the solver's bound the most, found without scoring every move
+            cells = B.CELL_INDEX
+            _, best = best_swaps(tuple(_code(n) for n in state.s["board"]), goal,
+                                 [(cells[m["from"]], cells[m["to"]]) for m in moves])
+            return rng.choice([moves[k] for k in best])
+        scored = [(lower_bound(tuple(_code(n) for n in _after(state, m).s["board"]), goal), m) for m in moves]
+        least = min(score for score, _ in scored)
+        return rng.choice([m for score, m in scored if score == least])
     outcomes = [(m, _after(state, m)) for m in moves]
     wins = [m for m, after in outcomes if after.s.get("end", {}).get("winner") == seat]
     if wins:

@@ -17,6 +17,11 @@ first solution found at the smallest depth is a shortest one::
 
 Moves are reversible (a button walks its path back), so the boards form an
 undirected graph; a transposition table keeps each board's smallest depth seen.
+
+Most swaps tried near the bottom of the search cannot meet the bound; :func:`_near`
+rules them out from the few goal layouts within one swap of it (which spaces must
+change, and which buttons would improve them) before any bound is worked out, so
+the search visits the same boards in the same order, several times faster.
 """
 
 from __future__ import annotations
@@ -147,6 +152,150 @@ def _reach(code: int, i: int) -> tuple[int, ...]:
 _REACH = {(code, i): _reach(code, i) for code in [v for v in range(-8, 9) if v] for i in range(len(B.CELLS))}
 
 
+#: per pair (as :data:`_ALL_PAIRS`), its slots as (black-line cell, white-line cell, both cells' bits).
+_PAIR_SLOT_BITS = tuple(tuple((i, j, (1 << i) | (1 << j)) for i, j in pair) for pair in _ALL_PAIRS)
+
+#: per pair (as :data:`_ALL_PAIRS`) and cell, the pair's slot (black-line cell, white-line cell)
+#: holding that cell, or None.
+_SLOT_IN: tuple[tuple[tuple[int, int] | None, ...], ...] = tuple(
+    tuple(next(((i, j) for i, j in pair if cell in (i, j)), None) for cell in range(_CELL_COUNT))
+    for pair in _ALL_PAIRS)
+
+#: the goal layouts per goal, each as the pairs whose costs add up to its cost (a pair of lines
+#: for two-lines, two pairs of parallel lines for four-lines: :data:`_SPLITS` of rows, then of
+#: columns) and the spaces it covers, a bit each.
+_LAYOUTS: dict[str, tuple[tuple[tuple[int, ...], int], ...]] = {
+    goal: tuple((layout, sum(bits for p in layout for _, _, bits in _PAIR_SLOT_BITS[p])) for layout in layouts)
+    for goal, layouts in (("two-lines", [(p,) for p in range(len(_ALL_PAIRS))]),
+                          ("four-lines", [(offset + x, offset + y) for offset in (0, 12) for x, y in _SPLITS]))}
+
+
+def _swap_delta(board: Board, p: int, i: int, j: int) -> int:
+    """How pair ``p``'s cost changes when cells i and j swap (0 when neither is in it)."""
+    slots = _SLOT_IN[p]
+    a, b = slots[i], slots[j]
+    if a is None:
+        if b is None:
+            return 0
+        a, b = b, None
+    elif b == a:
+        b = None
+    table = _SLOT_ROWS
+    bi, wi = board[i], board[j]
+    delta = 0
+    for slot in (a, b):
+        if slot is None:
+            break
+        x, y = slot
+        old_x, old_y = board[x], board[y]
+        new_x = wi if x == i else bi if x == j else old_x
+        new_y = wi if y == i else bi if y == j else old_y
+        delta += table[new_x][new_y] - table[old_x][old_y]
+    return delta
+
+
+def _near(board: Board, costs: list[int], goal: str, most: int
+          ) -> tuple[list[tuple[tuple[int, ...], int, int]], list[int] | None]:
+    """The goal layouts that one swap may bring to a cost of at most ``most``, with their costs
+    and spaces (as :data:`_LAYOUTS`; those costing at most ``most`` already first), and which
+    swaps may do it: a swap of cells i and j only when bit j of ``allowed[i]`` or bit i of
+    ``allowed[j]`` is set (``allowed`` is None when any swap may: some layout costs at most
+    ``most`` already).
+
+    A swap changes two spaces and lowers a layout's cost by at most 1 for each: only for a
+    space of an unmatched slot, given a button that improves the slot (any black button on a
+    black-line space of a slot with no black or white button where they belong, otherwise the
+    one button that matches the other space). A layout costing ``most + 1`` needs one space so
+    improved, one costing ``most + 2`` both, each by the other's button; a dearer one is out of
+    reach. ``allowed`` keeps every swap that may, so skipping the others changes nothing."""
+    fine: list[tuple[tuple[int, ...], int, int]] = []
+    near: list[tuple[tuple[int, ...], int, int]] = []
+    needs: list[tuple[tuple[int, ...], int]] = []
+    for layout, cells in _LAYOUTS[goal]:
+        cost = 0
+        for p in layout:
+            cost += costs[p]
+        if cost <= most:
+            fine.append((layout, cost, cells))
+        elif cost <= most + 2:
+            near.append((layout, cost, cells))
+            needs.append((layout, cost - most))
+    if fine:  # those first: a swap that leaves one alone keeps it within `most`
+        return fine + near, None
+    if not near:
+        return near, None
+    black = white = 0
+    holding: dict[int, int] = {}
+    for c, code in enumerate(board):
+        bit = 1 << c
+        if code > 0:
+            black |= bit
+        else:
+            white |= bit
+        holding[code] = holding.get(code, 0) | bit
+    allowed = [0] * _CELL_COUNT
+    for layout, short in needs:
+        improves: list[tuple[int, int]] = []  # (space, the spaces holding a button that improves it)
+        for p in layout:
+            for x, y, _ in _PAIR_SLOT_BITS[p]:
+                b, w = board[x], board[y]
+                if b > 0:
+                    if b != -w:
+                        improves.append((y, holding.get(-b, 0)))
+                        if w < 0:
+                            improves.append((x, holding.get(-w, 0)))
+                elif w > 0:
+                    improves.append((x, black))
+                    improves.append((y, white))
+                else:
+                    improves.append((x, holding.get(-w, 0)))
+        if short == 1:
+            for c, sources in improves:
+                allowed[c] |= sources
+        else:  # both spaces improved: each space's partner is one of the improvable spaces
+            improvable = 0
+            for c, sources in improves:
+                if sources:
+                    improvable |= 1 << c
+            for c, sources in improves:
+                allowed[c] |= sources & improvable
+    return near, allowed
+
+
+def _within(board: Board, near: list[tuple[tuple[int, ...], int, int]], most: int, i: int, j: int) -> bool:
+    """Does swapping cells i and j leave one of the ``near`` layouts (:func:`_near`'s) costing at
+    most ``most``?"""
+    bits = (1 << i) | (1 << j)
+    for layout, cost, cells in near:
+        if cells & bits:
+            for p in layout:
+                cost += _swap_delta(board, p, i, j)
+        if cost <= most:
+            return True
+    return False
+
+
+def best_swaps(board: Board, goal: str, swaps: list[tuple[int, int]]) -> tuple[int, list[int]]:
+    """The least :func:`lower_bound` over the boards ``swaps`` lead to (each a swap of two
+    cells), and the indexes of the swaps reaching it, in order: what scoring every swap's board
+    would find. A swap changes the bound by at most 1 either way, so the swaps that lower it are
+    looked for first (among the few :func:`_near` leaves), then those that keep it; when none
+    does, every swap raises it by 1."""
+    costs = _costs(board)
+    now = _bound_of(costs, goal)
+    for score in (now - 1, now):
+        if score < 0:
+            continue
+        most = 2 * score
+        near, allowed = _near(board, costs, goal, most)
+        found = [k for k, (i, j) in enumerate(swaps)
+                 if (allowed is None or allowed[i] >> j & 1 or allowed[j] >> i & 1)
+                 and _within(board, near, most, i, j)]
+        if found:
+            return score, found
+    return now + 1, list(range(len(swaps)))
+
+
 def successors(board: Board) -> Iterator[tuple[tuple[int, int], Board]]:
     """Each distinct board one swap away, with the swap (i, j): the button on i moved to j."""
     seen: set[tuple[int, int]] = set()
@@ -201,20 +350,39 @@ def solve(state: ObrenState, bound: int) -> Solution:
         def search(board: Board, costs: list[int], g: int) -> bool:
             out.nodes += 1
             left = depth - g - 1  # swaps left after the next one
-            for swap, nxt in successors(board):
-                nxt_costs = _swapped_costs(board, nxt, costs, swap[0], swap[1])
-                if left < cap and _bound_of(nxt_costs, goal) > left:
-                    continue
-                if left == 0:
-                    path.append(swap)
-                    return True
-                if best_g.get(nxt, 99) <= g + 1:
-                    continue
-                best_g[nxt] = g + 1
-                path.append(swap)
-                if search(nxt, nxt_costs, g + 1):
-                    return True
-                path.pop()
+            prune = left < cap
+            if prune:  # a swap is kept when it leaves some goal layout costing at most `most`
+                most = 2 * left
+                near, allowed = _near(board, costs, goal, most)
+                if not near:
+                    return False
+            seen: set[tuple[int, int]] = set()
+            for i, code in enumerate(board):  # successors(board), in its order
+                for j in _REACH[(code, i)]:
+                    if board[j] == code:  # swapping equal buttons changes nothing
+                        continue
+                    if prune:  # cannot meet the bound (the test is the same for (j, i))
+                        if allowed is not None and not (allowed[i] >> j & 1 or allowed[j] >> i & 1):
+                            continue
+                    pair = (i, j) if i < j else (j, i)
+                    if pair in seen:
+                        continue
+                    seen.add(pair)
+                    if prune and not _within(board, near, most, i, j):
+                        continue
+                    if left == 0:
+                        path.append((i, j))
+                        return True
+                    nxt_list = list(board)
+                    nxt_list[i], nxt_list[j] = board[j], code
+                    nxt = tuple(nxt_list)
+                    if best_g.get(nxt, 99) <= g + 1:
+                        continue
+                    best_g[nxt] = g + 1
+                    path.append((i, j))
+                    if search(nxt, _swapped_costs(board, nxt, costs, i, j), g + 1):
+                        return True
+                    path.pop()
             return False
 
         if search(start, _costs(start), 0):

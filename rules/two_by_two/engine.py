@@ -35,6 +35,11 @@ MOVE_TYPES = ("place-ark", "water", "move", "rescue", "pass")
 #: the fields each move type has (moves.schema.json's); any other field is refused as move-format
 MOVE_FIELDS = {"place-ark": ("type", "cell"), "water": ("type", "cell"), "move": ("type", "to"),
                "rescue": ("type", "cells"), "pass": ("type",)}
+#: every key a state's data has ("end" once the game is over); the Lua rules write a state's JSON
+#: text by them (a state with another key is written by the runtime's U.json, the same text slower)
+STATE_KEYS = ("actions", "arks", "colors", "end", "face_up", "flooded", "lost", "options", "phase", "players",
+              "rescued", "revealed", "setup", "tokens", "track", "turn", "water_left")
+_MOVE_FIELD_SETS = {t: frozenset(fields) for t, fields in MOVE_FIELDS.items()}
 #: what a face-down token shows in an observation
 HIDDEN = "?"
 
@@ -83,7 +88,8 @@ class TwoByTwoGame(Game):
                 "move_fields": {t: list(f) for t, f in MOVE_FIELDS.items()},
                 "basic_points": DATA["basic_points"], "advanced_points": DATA["advanced_points"],
                 "x2_factor": DATA["x2_factor"], "track_length": DATA["track_length"],
-                "player_counts": list(self.seat_counts()), "data": dict(DATA)}
+                "player_counts": list(self.seat_counts()), "data": dict(DATA),
+                "state_keys": sorted(STATE_KEYS)}
 
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         from rules.two_by_two.heuristic import choose
@@ -117,6 +123,8 @@ GAME = TwoByTwoGame()
 #: the cell indexes that are water from the start, and the land ones in cell order (the move list).
 _SEA: frozenset[int] = frozenset(i for i, land in enumerate(B.LAND) if not land)
 _LAND_CELLS: tuple[int, ...] = tuple(i for i, land in enumerate(B.LAND) if land)
+#: the land cells next to the sea.
+_COASTAL: frozenset[int] = frozenset(i for i in _LAND_CELLS if not _SEA.isdisjoint(B.NEIGHBOURS[i]))
 
 
 def _v(rule: str, message: str) -> Verdict:
@@ -205,23 +213,32 @@ class TwoByTwoState(State):
         if phase == "arks":
             taken = set(s["arks"])
             return [{"type": "place-ark", "cell": c} for c in B.ARK_SPACES if c not in taken]
-        if phase == "water":
-            water = _SEA.union([i for i, f in enumerate(s["flooded"]) if f])
-            return [{"type": "water", "cell": B.CELLS[i]} for i in _LAND_CELLS
-                    if i not in water and not water.isdisjoint(B.NEIGHBOURS[i])]
+        if phase == "water":  # dry land next to water: next to the sea, or to a flooded space
+            flooded, land = s["flooded"], B.LAND
+            near_water = set(_COASTAL)
+            for i in [i for i, f in enumerate(flooded) if f]:
+                near_water.update(B.NEIGHBOURS[i])
+            return [{"type": "water", "cell": B.CELLS[i]} for i in sorted(near_water) if land[i] and not flooded[i]]
         seat = int(s["turn"])
         here = B.CELL_INDEX[s["arks"][seat]]
         taken = {B.CELL_INDEX[a] for a in s["arks"]}
         out: list[Move] = [{"type": "move", "to": B.CELLS[n]} for n in B.NEIGHBOURS[here]
                            if self.is_water(n) and n not in taken]
         tokens, face_up = s["tokens"], s["face_up"]
-        # the face-up rescuable animals by species, in cell order: each pair i < j once, i's order first
-        groups: dict[str, list[int]] = {}
         species_of = B.SPECIES_OF.get
-        for i in [i for i, up in enumerate(face_up) if up and tokens[i]]:
+        # a rescue takes an animal next to the ark: only the species face up there can pair
+        wanted = set()
+        for n in B.NEIGHBOURS[here]:
+            t = tokens[n]
+            if t and face_up[n]:
+                wanted.add(species_of(t) or B.species_of(t))
+        wanted &= B.RESCUABLE
+        # the face-up animals of those species, in cell order: each pair i < j once, i's order first
+        groups: dict[str, list[int]] = {}
+        for i in ([i for i, up in enumerate(face_up) if up and tokens[i]] if wanted else []):
             t = tokens[i]
             sp = species_of(t) or B.species_of(t)
-            if sp in B.RESCUABLE:
+            if sp in wanted:
                 groups.setdefault(sp, []).append(i)
         pairs = sorted((i, j) for same in groups.values() if len(same) > 1
                        for x, i in enumerate(same) for j in same[x + 1:])
@@ -245,9 +262,10 @@ class TwoByTwoState(State):
         t = move["type"]
         if t not in MOVE_TYPES:
             return _v("move-format", f"Unknown move type '{t}'.")
-        for key in sorted(move):
-            if key not in MOVE_FIELDS[t]:
-                return _v("move-format", f"A '{t}' move has no field '{key}'.")
+        if not _MOVE_FIELD_SETS[t].issuperset(move):  # (sorting only a move with a field too many)
+            for key in sorted(move):
+                if key not in MOVE_FIELDS[t]:
+                    return _v("move-format", f"A '{t}' move has no field '{key}'.")
         for key in MOVE_FIELDS[t][1:]:
             if key not in move:
                 return _v("move-format", f"A '{t}' move needs a '{key}'.")

@@ -21,9 +21,12 @@ def _is_water(obs: JSONDict, i: int) -> bool:
 def _pair_cells(obs: JSONDict) -> set[int]:
     """Cells holding a face-up rescuable animal whose species has another face up."""
     by_species: dict[str, list[int]] = {}
-    for i, t in enumerate(obs["tokens"]):
-        if t and obs["face_up"][i] and B.species_of(t) in B.RESCUABLE:
-            by_species.setdefault(B.species_of(t), []).append(i)
+    tokens, known = obs["tokens"], B.SPECIES_OF.get
+    for i in [i for i, up in enumerate(obs["face_up"]) if up and tokens[i]]:
+        t = tokens[i]
+        species = known(t) or B.species_of(t)
+        if species in B.RESCUABLE:
+            by_species.setdefault(species, []).append(i)
     return {i for cells in by_species.values() if len(cells) > 1 for i in cells}
 
 
@@ -33,14 +36,16 @@ def choose(obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         return rng.choice(moves)
     if "water" in kinds:
         wanted = _pair_cells(obs)
+        land, flooded = B.LAND, obs["flooded"]
 
         def value(m: Move) -> int:
             i = B.CELL_INDEX[m["cell"]]
-            points = sum(1 for n in B.NEIGHBOURS[i] if _is_water(obs, n)) + 1
+            points = sum(1 for n in B.NEIGHBOURS[i] if not land[n] or flooded[n]) + 1  # _is_water
             return points - (10 if i in wanted else 0)
 
-        best = max(value(m) for m in moves)
-        return rng.choice([m for m in moves if value(m) == best])
+        values = [value(m) for m in moves]
+        best = max(values)
+        return rng.choice([m for m, v in zip(moves, values) if v == best])
     seat = int(obs["turn"])
     starred = B.X2[obs["colors"][seat]]
     rescues = [m for m in moves if m["type"] == "rescue"]

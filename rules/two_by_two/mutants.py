@@ -6,25 +6,51 @@ the callers allow for (:func:`rules.mutate.mutants`)."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Sequence
 
 from rules.core import Move
 from rules.two_by_two import board as B
 from rules.two_by_two.engine import TwoByTwoState
 
 
-def _pick(rng: random.Random, items: list[Any]) -> list[Any]:
+#: every cell index, in cell order.
+_CELLS = tuple(range(len(B.CELLS)))
+#: per cell index, the cells two steps away (not itself, not a neighbour), in cell order.
+_TWO_AWAY = tuple(tuple(sorted({m for n in B.NEIGHBOURS[h] for m in B.NEIGHBOURS[n]} - {h} - set(B.NEIGHBOURS[h])))
+                  for h in _CELLS)
+#: the water and inland cells per flooding (the ``flooded`` list as a tuple), the last few found.
+_AREAS: dict[tuple[bool, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_AREAS_KEPT = 256
+
+
+def _areas(flooded: list[bool]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The water cells (sea or flooded) and the inland ones (dry land with no water next to it),
+    each in cell order. A flooding changes once a turn, so the answer is kept for the next moves."""
+    key = tuple(flooded)
+    found = _AREAS.get(key)
+    if found is None:
+        wet = [not land or bool(f) for land, f in zip(B.LAND, flooded)]  # state.is_water, cell by cell
+        water = tuple(i for i in _CELLS if wet[i])
+        water_set = set(water)
+        inland = tuple(i for i in _CELLS if not wet[i] and water_set.isdisjoint(B.NEIGHBOURS[i]))
+        if len(_AREAS) >= _AREAS_KEPT:
+            _AREAS.clear()
+        found = _AREAS[key] = (water, inland)
+    return found
+
+
+def _pick(rng: random.Random, items: Sequence[Any]) -> list[Any]:
     return [rng.choice(items)] if items else []
 
 
 def board_mutants(move: Move, state: TwoByTwoState, rng: random.Random) -> list[Any]:
+    """The board-shaped wrong moves for ``move`` in ``state``, drawn from ``rng`` (the same
+    mutants from the same draws whatever is kept between calls)."""
     s = state.s
-    cells = list(range(len(B.CELLS)))
-    wet = [not land or bool(f) for land, f in zip(B.LAND, s["flooded"])]  # state.is_water, cell by cell
-    water = [i for i in cells if wet[i]]
-    water_set = set(water)
-    inland = [i for i in cells if not wet[i] and water_set.isdisjoint(B.NEIGHBOURS[i])]
-    tokens = [i for i in cells if s["tokens"][i]]
+    cells = _CELLS
+    water, inland = _areas(s["flooded"])
+    board_tokens = s["tokens"]
+    tokens = [i for i, t in enumerate(board_tokens) if t]
     out: list[Any] = [{"type": "pass"}, {"type": "water", "cell": B.CELLS[rng.choice(cells)]},
                       {"type": "move", "to": B.CELLS[rng.choice(cells)]},
                       {"type": "place-ark", "cell": rng.choice(B.ARK_SPACES)}]
@@ -34,14 +60,14 @@ def board_mutants(move: Move, state: TwoByTwoState, rng: random.Random) -> list[
     here = s["arks"][seat] if seat < len(s["arks"]) else ""
     if here:
         h = B.CELL_INDEX[here]
-        two_away = sorted({m for n in B.NEIGHBOURS[h] for m in B.NEIGHBOURS[n]} - {h} - set(B.NEIGHBOURS[h]))
-        out += [{"type": "move", "to": B.CELLS[i]} for i in _pick(rng, two_away) + _pick(rng, list(B.NEIGHBOURS[h]))]
+        out += [{"type": "move", "to": B.CELLS[i]} for i in _pick(rng, _TWO_AWAY[h]) + _pick(rng, B.NEIGHBOURS[h])]
     out += [{"type": "place-ark", "cell": B.CELLS[i]} for i in _pick(rng, water)]
     if len(tokens) >= 2:
         a, b = rng.sample(tokens, 2)
         out.append({"type": "rescue", "cells": [B.CELLS[a], B.CELLS[b]]})
-        species = B.species_of(s["tokens"][a])
-        same = [j for j in tokens if j != a and B.species_of(s["tokens"][j]) == species]
+        species_of, known = B.species_of, B.SPECIES_OF.get
+        species = species_of(board_tokens[a])
+        same = [j for j in tokens if j != a and (known(board_tokens[j]) or species_of(board_tokens[j])) == species]
         out += [{"type": "rescue", "cells": [B.CELLS[a], B.CELLS[j]]} for j in _pick(rng, same)]
         out.append({"type": "rescue", "cells": [B.CELLS[a], B.CELLS[a]]})
     if move.get("type") == "rescue":
