@@ -450,3 +450,30 @@ def test_generated_lua_follows_the_dialect_rules() -> None:
     except ImportError:
         return
     assert lint_lua(source, "ttc.lua") == []
+
+
+def test_state_json_by_parts_is_the_generic_text(lua: LuaEngine) -> None:
+    """Rules.json writes a state by parts, the finished rounds, options and setup once per state:
+    the same text as U.json at every move (and the Python canonical JSON), including a state
+    copied into a new table; a state with a key too many, or a round record replaced, is
+    written afresh, not from the cache."""
+    u_json = lua.rules.U.json
+    for seed, (num_players, options) in enumerate([(2, {}), (6, {"random_bonus_traits": True})]):
+        tr = transcript(seed, num_players, options)
+        lstate = None
+        for state, lstate, _ in replay(lua, tr):  # the last one after the last move
+            text = lua_json(lua, lstate)
+            assert text == lua.sandbox.call(u_json, lstate) == canonical_json(state.to_json())
+        assert lstate is not None
+        lua_json(lua, lstate)
+        by_parts = lua.sandbox.last_instructions
+        lua.sandbox.call(u_json, lstate)
+        assert by_parts < lua.sandbox.last_instructions / 2  # the cached parts are not written again
+        rounds = lstate["rounds"]
+        assert len(rounds) == 5
+        rounds[1]["winner"] = "nobody"  # a record changed in place after it was written: not seen
+        rounds[1] = lua.sandbox.call(lua.rules.U.copy, rounds[1])  # a new record table: written afresh
+        assert '"winner":"nobody"' in lua_json(lua, lstate)
+        lstate["extra"] = 1  # not a state's key set: the generic writer, which shows the key
+        assert lua_json(lua, lstate) == lua.sandbox.call(u_json, lstate)
+        assert '"extra":1' in lua_json(lua, lstate)
