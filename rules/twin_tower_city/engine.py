@@ -83,6 +83,47 @@ def _copy(value: Any) -> Any:
     return value
 
 
+# Copies of the state's own JSON data, shape by shape (what ``_copy`` does, a C-level dict.copy
+# per record): the warrior slots and item copies hold scalars only, a table entry a list of swaps
+# at most, a round record these three and its totals. Key order is kept.
+def _copy_table(table: list[JSONDict]) -> list[JSONDict]:
+    """A copy of a ``table`` list (entries of :func:`place_battle` and :meth:`TTCState._make`)."""
+    out = [entry.copy() for entry in table]
+    for entry in out:
+        swaps = entry.get("swaps")
+        if swaps is not None:
+            entry["swaps"] = [sw.copy() for sw in swaps]
+    return out
+
+
+def _copy_sides(by_side: dict[str, list[JSONDict]]) -> dict[str, list[JSONDict]]:
+    """A copy of ``warriors`` or ``items``: per side, a list of flat records."""
+    return {side: [x.copy() for x in xs] for side, xs in by_side.items()}
+
+
+def _copy_rounds(rounds: list[JSONDict]) -> list[JSONDict]:
+    """A copy of the finished rounds' records (:meth:`TTCState._finish_round`)."""
+    out = []
+    for rec in rounds:
+        rec = rec.copy()
+        rec["table"] = _copy_table(rec["table"])
+        rec["warriors"] = _copy_sides(rec["warriors"])
+        rec["items"] = _copy_sides(rec["items"])
+        rec["totals"] = rec["totals"].copy()
+        out.append(rec)
+    return out
+
+
+def _copy_setup(setup: JSONDict) -> JSONDict:
+    """A copy of a setup (:meth:`TwinTowerCity.deal`, :meth:`TwinTowerCity.validate_setup`)."""
+    out = setup.copy()
+    seats = out["seats"] = [seat.copy() for seat in setup["seats"]]
+    for seat in seats:
+        seat["starters"] = list(seat["starters"])
+        seat["hand"] = list(seat["hand"])
+    return out
+
+
 def _token(slot: Mapping[str, Any]) -> str:
     """How moves name a warrior slot: the warrior id, or the Warrior card id when levelled (TTC-4)."""
     return str(slot["card"]) if slot["level"] else str(slot["warrior"])
@@ -793,7 +834,7 @@ class TTCState(State):
         return st
 
     def setup(self) -> JSONDict:
-        result: JSONDict = _copy(self._setup)
+        result: JSONDict = _copy_setup(self._setup)
         return result
 
     def options(self) -> JSONDict:
@@ -807,15 +848,15 @@ class TTCState(State):
             "game": self.game.id,
             "options": dict(self._opts),
             "num_players": self._n,
-            "setup": _copy(self._setup),
+            "setup": _copy_setup(self._setup),
             "round": self._round,
             "phase": self._phase,
             "step": self._step,
             "hands": [list(h) for h in self._hands],
-            "table": _copy(self._table),
-            "warriors": _copy(self._warriors),
-            "items": _copy(self._items),
-            "rounds": _copy(self._rounds),
+            "table": _copy_table(self._table),
+            "warriors": _copy_sides(self._warriors),
+            "items": _copy_sides(self._items),
+            "rounds": _copy_rounds(self._rounds),
             "forfeited": self._forfeited,
         }
 
@@ -842,10 +883,10 @@ class TTCState(State):
             "hands": [list(h) if (p == player or open_hands) else None for p, h in enumerate(self._hands)],
             "hand_counts": [len(h) for h in self._hands],
             "starters": starters,
-            "table": _copy(self._table),
-            "warriors": _copy(self._warriors),
-            "items": _copy(self._items),
-            "rounds": _copy(self._rounds),
+            "table": _copy_table(self._table),
+            "warriors": _copy_sides(self._warriors),
+            "items": _copy_sides(self._items),
+            "rounds": _copy_rounds(self._rounds),
             "forfeited": self._forfeited,
         }
 
