@@ -68,6 +68,10 @@ PLAYER_COUNTS = (2, 4, 6)
 SEAT_NAMES: tuple[str, ...] = tuple(DATA["seat_names"]["names"])
 
 Plan = tuple[Any, ...]
+#: the verdict on every legal move
+_LEGAL = Verdict.legal()
+#: the Battle cards by id
+_BATTLE_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "battle"}
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
@@ -597,14 +601,20 @@ class TTCState(State):
             if self._decider is None:
                 self._finish_round()
             return
-        p = self._order[self._step]
+        step = self._step
+        p = self._order[step]
         card: Card = plan[1]
         self._hands[p].remove(card.id)
-        stage = self.stage()
-        side = self._side[p]
+        stage = 2 if step < self._n else 3  # self.stage()
         if kind == "battle":
-            self._place_battle(p, card, stage)
-        elif kind == "army":
+            place_battle(self._table, self._warriors, self._items, p, card, stage)
+            if step + 1 < len(self._order):  # _after_play's common case
+                self._step = step + 1
+                return
+            self._after_play()
+            return
+        side = self._side[p]
+        if kind == "army":
             swaps = plan[2]
             self._table.append({"seat": p, "card": card.id, "stage": stage,
                                 "swaps": [{"replace": t, "with": w} for t, w, _ in swaps]})
@@ -620,6 +630,18 @@ class TTCState(State):
         return self.game.verdict(rule, message), ()
 
     def _validate(self, move: Any) -> tuple[Verdict, Plan]:
+        # The commonest legal move first: a Battle card from the hand while the cards are played
+        # (what the full checks below find for it, with nothing else to refuse: a Battle card may
+        # be the second or the third card).
+        if type(move) is dict and len(move) == 2 and move.get("type") == "play-battle" and self._phase == "play":
+            cid = move.get("card")
+            card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
+            if card is not None and cid in self._hands[self._order[self._step]]:
+                return _LEGAL, ("battle", card)
+        return self._judge(move)
+
+    def _judge(self, move: Any) -> tuple[Verdict, Plan]:
+        """Every check of :meth:`_validate`, in order."""
         if not isinstance(move, dict):
             return self._no("move-format", "A move is a JSON object with a \"type\" field.")
         mtype = move.get("type")
@@ -641,20 +663,20 @@ class TTCState(State):
             return self._no("game-over", "The game is over: "
                             + ("a side has conceded." if self._forfeited is not None
                                else f"all {ROUNDS} rounds have been scored."))
-        rnd = f"Round {self._round}"
+        rnd = self._round  # messages say "Round {rnd}", made only for a refusal
         if mtype == "forfeit":
-            return Verdict.legal(), ("forfeit",)
+            return _LEGAL, ("forfeit",)
         if mtype == "nullify-items":
             chosen = move["items"]
             if not isinstance(chosen, list) or not all(isinstance(i, str) for i in chosen):
                 return self._no("move-format", "nullify-items takes a list of item ids, e.g. [\"red-pill\"].")
             if self._phase != "nullify":
-                return self._no("nullify-items", f"{rnd}: no item is to be nullified now; the round's cards are "
+                return self._no("nullify-items", f"Round {rnd}: no item is to be nullified now; the round's cards are "
                                 "still being played.")
             side = str(self._decider)
             need = self._excess(side)
             if len(chosen) != need:
-                return self._no("nullify-items", f"{rnd}: {side.capitalize()} has {_plural(need, 'item')} more than "
+                return self._no("nullify-items", f"Round {rnd}: {side.capitalize()} has {_plural(need, 'item')} more than "
                                 f"participating warriors, so exactly {need} must be nullified, not {len(chosen)}.")
             taken: list[int] = []
             for item in sorted(chosen):
@@ -665,10 +687,10 @@ class TTCState(State):
                 else:
                     name = ROSTER.item_name.get(item, repr(item))
                     have = sum(1 for it in self._items[side] if it["item"] == item and not it["nullified"])
-                    return self._no("nullify-items", f"{rnd}: there {'is' if have <= 1 else 'are'} "
+                    return self._no("nullify-items", f"Round {rnd}: there {'is' if have <= 1 else 'are'} "
                                     f"{'no' if have == 0 else have} {name} among the {side.capitalize()} items "
                                     f"in play to nullify{'' if have == 0 else f', not {chosen.count(item)}'}.")
-            return Verdict.legal(), ("nullify", side, taken)
+            return _LEGAL, ("nullify", side, taken)
         # play-battle / play-army / play-warrior
         cid = move["card"]
         if not isinstance(cid, str):
@@ -678,7 +700,7 @@ class TTCState(State):
             return self._no("unknown-card", f"There is no card {cid!r} in the Twin Tower City deck.")
         if self._phase == "nullify":
             n = self._excess(str(self._decider))
-            return self._no("nullify-items", f"{rnd} is being scored: {str(self._decider).capitalize()} must "
+            return self._no("nullify-items", f"Round {rnd} is being scored: {str(self._decider).capitalize()} must "
                             f"first choose {_plural(n, 'item')} to nullify.")
         if card.kind != PLAY_TYPES[mtype]:
             return self._no("move-format", f"{cid} is {'an' if card.kind == 'army' else 'a'} "
@@ -699,25 +721,25 @@ class TTCState(State):
             return self._no("card-in-hand", msg)
         stage = self.stage()
         if card.kind != "battle" and stage == 2 and any(CARDS[c].kind == "battle" for c in hand):
-            return self._no("second-card-battle", f"{rnd}: your second card must be a Battle card; "
+            return self._no("second-card-battle", f"Round {rnd}: your second card must be a Battle card; "
                             f"{KIND_NAME[card.kind]} cards are played as the third card.")
         if card.kind == "battle":
-            return Verdict.legal(), ("battle", card)
+            return _LEGAL, ("battle", card)
         side = self._side[p]
         if card.kind == "warrior":
             token = move["replace"]
             if isinstance(token, list):
-                return self._no("warrior-card", f"{rnd}: a Warrior card replaces exactly one warrior, "
+                return self._no("warrior-card", f"Round {rnd}: a Warrior card replaces exactly one warrior, "
                                 "named as a string.")
             if not isinstance(token, str):
                 return self._no("move-format", "play-warrior names the warrior to replace (a string).")
             found = self._resolve(side, [token])
             if isinstance(found, str):
-                return self._no("replace-own-warrior", f"{rnd}: {found}")
+                return self._no("replace-own-warrior", f"Round {rnd}: {found}")
             if token == cid:  # team play: a teammate's copy of the same Warrior card
-                return self._no("warrior-card", f"{rnd}: replacing {self._warrior_label(token)} with the same "
+                return self._no("warrior-card", f"Round {rnd}: replacing {self._warrior_label(token)} with the same "
                                 "levelled warrior changes nothing.")
-            return Verdict.legal(), ("warrior", card, token, found[0])
+            return _LEGAL, ("warrior", card, token, found[0])
         swaps = move["swaps"]
         if not isinstance(swaps, list):
             return self._no("move-format", "play-army takes a list of swaps, e.g. "
@@ -729,24 +751,24 @@ class TTCState(State):
                 return self._no("move-format", "Each swap is {\"replace\": <warrior>, \"with\": <warrior>}.")
             pairs.append((sw["replace"], sw["with"]))
         if len(pairs) > MAX_SWAPS:
-            return self._no("army-card", f"{rnd}: an Army card replaces at most {MAX_SWAPS} warriors, "
+            return self._no("army-card", f"Round {rnd}: an Army card replaces at most {MAX_SWAPS} warriors, "
                             f"not {len(pairs)}.")
         pairs.sort()
         withs = [w for _, w in pairs]
         for w in withs:
             if w not in card.army:
                 name = ROSTER.warrior_name.get(w, repr(w))
-                return self._no("army-card", f"{rnd}: {name} is not depicted on Army card {cid}.")
+                return self._no("army-card", f"Round {rnd}: {name} is not depicted on Army card {cid}.")
         if len(set(withs)) != len(withs):
-            return self._no("army-card", f"{rnd}: each replacement uses a different warrior of the Army card.")
+            return self._no("army-card", f"Round {rnd}: each replacement uses a different warrior of the Army card.")
         for t, w in pairs:
             if t == w:
-                return self._no("army-card", f"{rnd}: replacing {ROSTER.warrior_name[w]} with "
+                return self._no("army-card", f"Round {rnd}: replacing {ROSTER.warrior_name[w]} with "
                                 f"{ROSTER.warrior_name[w]} changes nothing.")
         found = self._resolve(side, [t for t, _ in pairs])
         if isinstance(found, str):
-            return self._no("replace-own-warrior", f"{rnd}: {found}")
-        return Verdict.legal(), ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
+            return self._no("replace-own-warrior", f"Round {rnd}: {found}")
+        return _LEGAL, ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
 
     def _resolve(self, side: str, tokens: Sequence[str]) -> list[int] | str:
         """Slot indexes for the tokens (first matching copy in table order), or why not."""
