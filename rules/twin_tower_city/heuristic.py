@@ -70,6 +70,41 @@ def _top(roster: Roster, slots: list[JSONDict]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(top.items()))
 
 
+#: (token, warrior, Power) of a live warrior slot; a replaced one is None
+_Live = tuple[str, str, int] | None
+
+
+def _live(roster: Roster, slots: list[JSONDict]) -> list[_Live]:
+    """Each slot of a side as :func:`_top_after` reads it."""
+    power = roster.warrior_power
+    return [None if slot["replaced"] else
+            (_token(slot), slot["warrior"], power[slot["warrior"]] + int(slot["level"])) for slot in slots]
+
+
+def _top_after(roster: Roster, live: list[_Live], move: Move, card: Card) -> tuple[tuple[str, int], ...]:
+    """``_top(roster, _side_slots(obs, move, card))`` from the slots as :func:`_live` reads them,
+    without copying them: the same replacements in the same order, the same first match."""
+    if card.kind == "army":
+        swaps = [(sw["replace"], sw["with"], 0) for sw in move["swaps"]]
+    else:
+        swaps = [(move["replace"], str(card.warrior), card.level)]
+    slots = list(live)
+    token_of_card = card.id
+    for token, incoming, level in sorted(swaps):
+        for n, entry in enumerate(slots):
+            if entry is not None and entry[0] == token:
+                slots[n] = None
+                break
+        slots.append((token_of_card if level else incoming, incoming, roster.warrior_power[incoming] + level))
+    top: dict[str, int] = {}
+    for entry in slots:
+        if entry is not None:
+            _, w, power = entry
+            if power > top.get(w, -1):
+                top[w] = power
+    return tuple(sorted(top.items()))
+
+
 def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, Any], moves: list[Move],
                    rng: random.Random) -> Move:
     moves = [m for m in moves if m["type"] != "forfeit"] or moves
@@ -80,21 +115,23 @@ def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, 
     options = obs["options"]
     best: list[Move] = []
     best_value = None
-    seen: dict[str, int] = {}
+    seen: dict[tuple[Any, ...], int] = {}
     # An Army or Warrior card changes only its side's warriors and adds no environment, so the round's
     # totals then depend on that side's strongest warriors alone (what round_totals reads of the
     # slots), unless duplicates nullify items by the card they stand on (duplicate_item =
     # duplicate-card): margins by those warriors, computed once.
     by_top: dict[tuple[tuple[str, int], ...], int] | None = \
         None if options.get("duplicate_item") == "duplicate-card" else {}
+    live = _live(roster, obs["warriors"][side]) if by_top is not None else []
     for move in moves:
         # Army cards with the same warriors give the same result: evaluate one of them.
         card = cards[move["card"]]
-        key = repr((card.army, move.get("swaps"))) if card.kind == "army" else ""
-        if key and key in seen:
+        key = (card.army, tuple((sw["replace"], sw["with"]) for sw in move["swaps"])) \
+            if card.kind == "army" else None
+        if key is not None and key in seen:
             value = seen[key]
         else:
-            top_key = _top(roster, _side_slots(obs, move, card)) \
+            top_key = _top_after(roster, live, move, card) \
                 if by_top is not None and card.kind != "battle" else None
             margin = by_top.get(top_key) if by_top is not None and top_key is not None else None
             if margin is None:
@@ -103,7 +140,7 @@ def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, 
                 if by_top is not None and top_key is not None:
                     by_top[top_key] = margin
             value = margin - SPECIAL_COST.get(move["type"], 0)
-            if key:
+            if key is not None:
                 seen[key] = value
         if best_value is None or value > best_value:
             best, best_value = [move], value

@@ -265,11 +265,13 @@ def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapp
     for side in SIDES:
         top: dict[str, int] = {}
         for slot in warriors[side]:
-            if not slot["replaced"]:
-                w = slot["warrior"]
-                power = warrior_power[w] + int(slot["level"])
-                if power > top.get(w, -1):
-                    top[w] = power
+            if slot["replaced"]:
+                continue
+            w = slot["warrior"]
+            level = slot["level"]
+            power = warrior_power[w] + int(level) if level else warrior_power[w]
+            if w not in top or power > top[w]:
+                top[w] = power
         best[side] = top
     duplicate_card = options.get("duplicate_item") == "duplicate-card"
     every_copy = not no_bonuses and options.get("wielder_bonus") != "one-copy"
