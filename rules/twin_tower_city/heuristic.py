@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from rules.core import JSONDict, Move
 from rules.twin_tower_city.cards import OTHER_SIDE, SIDES, Card, Roster
-from rules.twin_tower_city.scoring import round_totals
+from rules.twin_tower_city.scoring import items_total, round_totals, side_tops, table_bonuses
 
 #: how much margin an Army / Warrior card must add over the best Battle card to be played
 SPECIAL_COST = {"play-battle": 0, "play-army": 3, "play-warrior": 6}
@@ -122,23 +122,35 @@ def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, 
     # duplicate-card): margins by those warriors, computed once.
     by_top: dict[tuple[tuple[str, int], ...], int] | None = \
         None if options.get("duplicate_item") == "duplicate-card" else {}
-    live = _live(roster, obs["warriors"][side]) if by_top is not None else []
+    live: list[_Live] = []
+    if by_top is not None:
+        live = _live(roster, obs["warriors"][side])
+        # what round_totals adds up that such a card leaves alone: the other side's warriors,
+        # both sides' items, the Battle cards' environments and traits
+        other_top = side_tops(roster, obs["warriors"])[other]
+        bonuses = table_bonuses(roster, cards, obs["table"], options)
+        own_items, other_items = obs["items"][side], obs["items"][other]
+        other_part = sum(other_top.values()) + bonuses[other]
     for move in moves:
-        # Army cards with the same warriors give the same result: evaluate one of them.
+        # Army plays with the same swaps give the same result (an Army card adds no environment,
+        # and the totals do not read which card a warrior came from): evaluate one of them.
         card = cards[move["card"]]
-        key = (card.army, tuple((sw["replace"], sw["with"]) for sw in move["swaps"])) \
-            if card.kind == "army" else None
+        key = tuple((sw["replace"], sw["with"]) for sw in move["swaps"]) if card.kind == "army" else None
         if key is not None and key in seen:
             value = seen[key]
         else:
-            top_key = _top_after(roster, live, move, card) \
-                if by_top is not None and card.kind != "battle" else None
-            margin = by_top.get(top_key) if by_top is not None and top_key is not None else None
+            margin: int | None = None
+            if by_top is not None and card.kind != "battle":
+                top_key = _top_after(roster, live, move, card)
+                margin = by_top.get(top_key)
+                if margin is None:  # round_totals of the round after the move, by its parts
+                    own = dict(top_key)
+                    margin = by_top[top_key] = (
+                        sum(own.values()) + items_total(roster, own_items, own, other_top, options) + bonuses[side]
+                        - other_part - items_total(roster, other_items, other_top, own, options))
             if margin is None:
                 totals = round_totals(roster, cards, *_after(obs, move, cards), options)
                 margin = totals[side] - totals[other]
-                if by_top is not None and top_key is not None:
-                    by_top[top_key] = margin
             value = margin - SPECIAL_COST.get(move["type"], 0)
             if key is not None:
                 seen[key] = value

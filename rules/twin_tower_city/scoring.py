@@ -253,14 +253,10 @@ def score_round(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mappi
     return out
 
 
-def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
-                 warriors: Mapping[str, Sequence[Mapping[str, Any]]],
-                 items: Mapping[str, Sequence[Mapping[str, Any]]], options: Mapping[str, Any]) -> dict[str, int]:
-    """The two totals of :func:`score_round` without the breakdown lines (the fast path)."""
-    no_bonuses = bool(options.get("no_bonuses"))
-    no_env = no_bonuses or bool(options.get("no_environment_bonuses"))
-    random_on = bool(options.get("random_bonus_traits")) and not no_bonuses
-    warrior_power, item_power, bonus = roster.warrior_power, roster.item_power, roster.bonus
+def side_tops(roster: Roster, warriors: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, dict[str, int]]:
+    """Per side, each participating warrior's Power (its strongest copy): what :func:`round_totals`
+    reads of the warriors."""
+    warrior_power = roster.warrior_power
     best: dict[str, dict[str, int]] = {}
     for side in SIDES:
         top: dict[str, int] = {}
@@ -273,40 +269,59 @@ def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapp
             if w not in top or power > top[w]:
                 top[w] = power
         best[side] = top
+    return best
+
+
+def items_total(roster: Roster, its: Sequence[Mapping[str, Any]], own: Mapping[str, int],
+                opposing: Mapping[str, int], options: Mapping[str, Any],
+                slots: Sequence[Mapping[str, Any]] | None = None) -> int:
+    """A side's item Power in :func:`round_totals`: its counted items, the strongest as many as its
+    participating warriors ``own`` (warrior -> Power; ``opposing`` the other side's). ``slots``,
+    the side's warrior slots, are needed with option ``duplicate_item`` = ``duplicate-card``."""
+    no_bonuses = bool(options.get("no_bonuses"))
     duplicate_card = options.get("duplicate_item") == "duplicate-card"
-    every_copy = not no_bonuses and options.get("wielder_bonus") != "one-copy"
-    wielders, targets = roster.wielders, roster.targets
-    totals: dict[str, int] = {}
-    for side in SIDES:
-        own, opposing = best[side], best[OTHER_SIDE[side]]
-        its = items[side]
-        if every_copy and not duplicate_card:
-            # copy_powers' every-copy path inlined (the common options): one sum per item id
-            cache: dict[str, int] = {}
-            powers: list[int] = []
-            for it in its:
-                if it["nullified"]:
-                    continue
-                item = it["item"]
-                cp = cache.get(item)
-                if cp is None:
-                    n = 0
-                    for w in wielders[item]:
-                        if w in own:
-                            n += 1
-                    for w in targets[item]:
-                        if w in opposing:
-                            n += 1
-                    cp = cache[item] = item_power[item] + bonus * n
-                powers.append(cp)
-            powers.sort()
+    if not no_bonuses and options.get("wielder_bonus") != "one-copy" and not duplicate_card:
+        # copy_powers' every-copy path inlined (the common options): one sum per item id
+        item_power, bonus, wielders, targets = roster.item_power, roster.bonus, roster.wielders, roster.targets
+        cache: dict[str, int] = {}
+        powers: list[int] = []
+        for it in its:
+            if it["nullified"]:
+                continue
+            item = it["item"]
+            cp = cache.get(item)
+            if cp is None:
+                n = 0
+                for w in wielders[item]:
+                    if w in own:
+                        n += 1
+                for w in targets[item]:
+                    if w in opposing:
+                        n += 1
+                cp = cache[item] = item_power[item] + bonus * n
+            powers.append(cp)
+        powers.sort()
+    else:
+        if duplicate_card:
+            assert slots is not None, "duplicate-card needs the side's warrior slots"
+            forced = duplicate_item_indexes(roster, slots)
         else:
-            forced = duplicate_item_indexes(roster, warriors[side]) if duplicate_card else []
-            counted = [not it["nullified"] and n not in forced for n, it in enumerate(its)]
-            powers = sorted(p for p, c in zip(copy_powers(roster, its, counted, set(own), set(opposing), options),
-                                              counted) if c)
-        drop = max(0, len(powers) - len(own))
-        totals[side] = sum(own.values()) + sum(powers[drop:])
+            forced = []
+        counted = [not it["nullified"] and n not in forced for n, it in enumerate(its)]
+        powers = sorted(p for p, c in zip(copy_powers(roster, its, counted, set(own), set(opposing), options),
+                                          counted) if c)
+    drop = max(0, len(powers) - len(own))
+    return sum(powers[drop:])
+
+
+def table_bonuses(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
+                  options: Mapping[str, Any]) -> dict[str, int]:
+    """Per side, the environments' and random traits' Power in :func:`round_totals` (what the
+    Battle cards on the table add, whoever's warriors stand on them)."""
+    no_bonuses = bool(options.get("no_bonuses"))
+    no_env = no_bonuses or bool(options.get("no_environment_bonuses"))
+    random_on = bool(options.get("random_bonus_traits")) and not no_bonuses
+    totals = {"dark": 0, "light": 0}
     if no_env and not random_on:
         return totals
     env_side, env_power = roster.env_side, roster.env_power
@@ -321,3 +336,14 @@ def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapp
             for side in SIDES:
                 totals[side] += card.random_bonus.get(side, 0)
     return totals
+
+
+def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
+                 warriors: Mapping[str, Sequence[Mapping[str, Any]]],
+                 items: Mapping[str, Sequence[Mapping[str, Any]]], options: Mapping[str, Any]) -> dict[str, int]:
+    """The two totals of :func:`score_round` without the breakdown lines (the fast path)."""
+    best = side_tops(roster, warriors)
+    extra = table_bonuses(roster, cards, table, options)
+    return {side: sum(best[side].values())
+            + items_total(roster, items[side], best[side], best[OTHER_SIDE[side]], options, warriors[side])
+            + extra[side] for side in SIDES}
