@@ -455,8 +455,9 @@ def test_generated_lua_follows_the_dialect_rules() -> None:
 def test_state_json_by_parts_is_the_generic_text(lua: LuaEngine) -> None:
     """Rules.json writes a state by parts, the finished rounds, options and setup once per state,
     the round in play's records by their known keys: the same text as U.json at every move (and
-    the Python canonical JSON); a record or a state with a key the writer does not know, or an
-    odd value, is written by U.json; a round record replaced is written afresh."""
+    the Python canonical JSON); a record whose known values change is written again; a record or
+    a state with a key the writer does not know, or an odd value, is written by U.json; a round
+    record replaced is written afresh."""
     u_json = lua.rules.U.json
     for seed, (num_players, options) in enumerate([(2, {}), (6, {"random_bonus_traits": True})]):
         tr = transcript(seed, num_players, options)
@@ -476,6 +477,9 @@ def test_state_json_by_parts_is_the_generic_text(lua: LuaEngine) -> None:
         assert '"winner":"nobody"' in lua_json(lua, lstate)
         fresh = lua.new_state(tr["setup"], tr["options"])
         slots, items = fresh["warriors"]["dark"], fresh["items"]["light"]
+        assert lua_json(lua, fresh) == lua.sandbox.call(u_json, fresh)  # each record's text remembered
+        slots[2]["level"] = 3  # a known value changed in place: the record is written again
+        assert '"level":3' in lua_json(lua, fresh)
         slots[1]["extra"] = 1  # a record with a key the writer does not know: written by U.json
         items[1]["seat"] = lua.rules.NULL  # a value that is no string, number or boolean: the same
         fresh["table"][1]["stage"] = 2.5
