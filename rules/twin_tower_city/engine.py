@@ -72,6 +72,7 @@ Plan = tuple[Any, ...]
 _LEGAL = Verdict.legal()
 #: the Battle cards by id
 _BATTLE_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "battle"}
+_BATTLE_IDS = frozenset(_BATTLE_CARDS)
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
@@ -219,6 +220,8 @@ class TwinTowerCity(Game):
 
     roster = ROSTER
     cards = CARDS
+    #: :meth:`_seat_options` remembered
+    _resolved: dict[Any, JSONDict] = {}
 
     def lua_context(self) -> JSONDict:
         """What ``lua_templates/games/twin-tower-city/*.j2`` need: the parsed roster and deck
@@ -263,18 +266,34 @@ class TwinTowerCity(Game):
     # -- setup ---------------------------------------------------------------
     def new_state(self, seed: int | None = 0, options: Mapping[str, Any] | None = None,
                   setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "TTCState":
-        opts = self.resolve_options(options)
-        if num_players is None:
-            if setup is not None and isinstance(setup.get("seats"), list):
-                num_players = len(setup["seats"])
-            else:
-                num_players = 4 if opts["teams"] else 2
-        opts = self._player_options(opts, num_players)
+        if num_players is None and setup is not None and isinstance(setup.get("seats"), list):
+            num_players = len(setup["seats"])
+        opts = self._seat_options(options, num_players)
+        if num_players is None:  # as _seat_options chose
+            num_players = 4 if opts["teams"] else 2
         if setup is None:
             setup_data = self.deal(random.Random(seed), num_players, opts)
         else:
             setup_data = self.validate_setup(setup, num_players, opts)
         return TTCState.start(self, opts, setup_data)
+
+    def _seat_options(self, options: Mapping[str, Any] | None, num_players: int | None) -> JSONDict:
+        """The options resolved (:meth:`resolve_options`) for ``num_players`` seats (by default 4 with
+        teams, else 2; :meth:`_player_options`): a new dict, remembered by the options' names, types
+        and values (a transcript's games share them)."""
+        try:
+            key: Any = (num_players, tuple((k, type(v), v) for k, v in (options or {}).items()))
+            known = self._resolved.get(key)
+        except TypeError:  # an unhashable value: resolve_options words what is wrong
+            key, known = None, None
+        if known is None:
+            opts = self.resolve_options(options)
+            known = self._player_options(opts, (4 if opts["teams"] else 2) if num_players is None else num_players)
+            if key is not None:
+                if len(self._resolved) >= 256:
+                    self._resolved.clear()
+                self._resolved[key] = known
+        return dict(known)
 
     def _player_options(self, opts: JSONDict, num_players: int) -> JSONDict:
         if num_players not in PLAYER_COUNTS:
@@ -315,7 +334,7 @@ class TwinTowerCity(Game):
 
     def validate_setup(self, setup: Mapping[str, Any], num_players: int, opts: Mapping[str, Any]) -> JSONDict:
         """A recorded setup, checked against the deal rule; returns a clean copy."""
-        if not isinstance(setup, Mapping):
+        if type(setup) is not dict and not isinstance(setup, Mapping):  # a dict first: the ABC check is slow
             raise SetupError("a Twin Tower City setup is an object with 'coin' and 'seats'")
         coin, seats = setup.get("coin"), setup.get("seats")
         if coin not in (0, 1) or isinstance(coin, bool):
@@ -325,8 +344,8 @@ class TwinTowerCity(Game):
         n_battle_hand = DEAL["battle"] - DEAL["starters"]
         clean: list[JSONDict] = []
         for seat, entry in enumerate(seats):
-            if not isinstance(entry, Mapping) or not isinstance(entry.get("starters"), list) \
-                    or not isinstance(entry.get("hand"), list):
+            if (type(entry) is not dict and not isinstance(entry, Mapping)) \
+                    or not isinstance(entry.get("starters"), list) or not isinstance(entry.get("hand"), list):
                 raise SetupError(f"setup seat {seat}: needs 'starters' and 'hand' lists")
             starters, hand = list(entry["starters"]), list(entry["hand"])
             side = self.seat_side(seat, opts)
@@ -676,8 +695,8 @@ class TTCState(State):
             side = str(self._decider)
             need = self._excess(side)
             if len(chosen) != need:
-                return self._no("nullify-items", f"Round {rnd}: {side.capitalize()} has {_plural(need, 'item')} more than "
-                                f"participating warriors, so exactly {need} must be nullified, not {len(chosen)}.")
+                return self._no("nullify-items", f"Round {rnd}: {side.capitalize()} has {_plural(need, 'item')} more "
+                                f"than participating warriors, so exactly {need} must be nullified, not {len(chosen)}.")
             taken: list[int] = []
             for item in sorted(chosen):
                 for n, it in enumerate(self._items[side]):
@@ -719,8 +738,7 @@ class TTCState(State):
             else:
                 msg = f"{cid} is not in your hand."
             return self._no("card-in-hand", msg)
-        stage = self.stage()
-        if card.kind != "battle" and stage == 2 and any(CARDS[c].kind == "battle" for c in hand):
+        if card.kind != "battle" and self._step < self._n and not _BATTLE_IDS.isdisjoint(hand):  # stage 2
             return self._no("second-card-battle", f"Round {rnd}: your second card must be a Battle card; "
                             f"{KIND_NAME[card.kind]} cards are played as the third card.")
         if card.kind == "battle":
@@ -776,7 +794,9 @@ class TTCState(State):
         taken: list[int] = []
         for token in tokens:
             for n, slot in enumerate(slots):
-                if not slot["replaced"] and n not in taken and _token(slot) == token:
+                if slot["replaced"] or n in taken:
+                    continue
+                if (str(slot["card"]) if slot["level"] else str(slot["warrior"])) == token:  # _token(slot)
                     taken.append(n)
                     break
             else:
