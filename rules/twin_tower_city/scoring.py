@@ -342,8 +342,62 @@ def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapp
                  warriors: Mapping[str, Sequence[Mapping[str, Any]]],
                  items: Mapping[str, Sequence[Mapping[str, Any]]], options: Mapping[str, Any]) -> dict[str, int]:
     """The two totals of :func:`score_round` without the breakdown lines (the fast path)."""
+    get = options.get
+    if not get("no_bonuses") and get("wielder_bonus") != "one-copy" and get("duplicate_item") != "duplicate-card" \
+            and not get("random_bonus_traits") and not get("no_environment_bonuses"):
+        return _default_totals(roster, cards, table, warriors, items)
     best = side_tops(roster, warriors)
     extra = table_bonuses(roster, cards, table, options)
     return {side: sum(best[side].values())
             + items_total(roster, items[side], best[side], best[OTHER_SIDE[side]], options, warriors[side])
             + extra[side] for side in SIDES}
+
+
+def _default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
+                    warriors: Mapping[str, Sequence[Mapping[str, Any]]],
+                    items: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, int]:
+    """:func:`round_totals` under the default scoring options (every copy of an item gets its
+    bonuses, environments count, no random traits) in one pass: the engine's end of every round."""
+    warrior_power, item_power, bonus = roster.warrior_power, roster.item_power, roster.bonus
+    wielders, targets = roster.wielders, roster.targets
+    dark: dict[str, int] = {}
+    light: dict[str, int] = {}
+    for top, slots in ((dark, warriors["dark"]), (light, warriors["light"])):
+        for slot in slots:
+            if slot["replaced"]:
+                continue
+            w = slot["warrior"]
+            level = slot["level"]
+            power = warrior_power[w] + int(level) if level else warrior_power[w]
+            if w not in top or power > top[w]:
+                top[w] = power
+    totals = {"dark": sum(dark.values()), "light": sum(light.values())}
+    for side, own, opposing in (("dark", dark, light), ("light", light, dark)):
+        cache: dict[str, int] = {}
+        powers: list[int] = []
+        for it in items[side]:
+            if it["nullified"]:
+                continue
+            item = it["item"]
+            cp = cache.get(item)
+            if cp is None:
+                n = 0
+                for w in wielders[item]:
+                    if w in own:
+                        n += 1
+                for w in targets[item]:
+                    if w in opposing:
+                        n += 1
+                cp = cache[item] = item_power[item] + bonus * n
+            powers.append(cp)
+        if len(powers) > len(own):
+            powers.sort()
+            del powers[:len(powers) - len(own)]
+        totals[side] += sum(powers)
+    env_side, env_power = roster.env_side, roster.env_power
+    for play in table:
+        card = cards[play["card"]]
+        if card.kind == "battle":
+            env = str(card.environment)
+            totals[env_side[env]] += env_power[env]
+    return totals
