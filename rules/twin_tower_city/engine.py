@@ -616,7 +616,14 @@ class TTCState(State):
             _, side, indexes = plan
             for index in indexes:
                 self._items[side][index]["nullified"] = True
-            self._refresh()
+            # what _refresh finds: the decider has no excess left; the other side is still to
+            # choose only when it comes after (seat 1's side; seat 0's had none, and nullifying
+            # one side's items changes nothing of the other's)
+            self._decider, self._need = None, 0
+            if side == self._side[0]:
+                need = excess_items(self._warriors, self._items, self._side[1])
+                if need:
+                    self._decider, self._need = self._side[1], need
             if self._decider is None:
                 self._finish_round()
             return
