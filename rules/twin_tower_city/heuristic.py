@@ -9,12 +9,15 @@ are kept for when they change a round.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any, Mapping
 
 from rules.core import JSONDict, Move
 from rules.twin_tower_city.cards import OTHER_SIDE, SIDES, Card, Roster
 from rules.twin_tower_city.scoring import items_total, round_totals, side_tops, table_bonuses
 
+#: a swap of a play-army move as (replace, with)
+_SWAP = itemgetter("replace", "with")
 #: how much margin an Army / Warrior card must add over the best Battle card to be played
 SPECIAL_COST = {"play-battle": 0, "play-army": 3, "play-warrior": 6}
 
@@ -135,7 +138,7 @@ def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, 
         # Army plays with the same swaps give the same result (an Army card adds no environment,
         # and the totals do not read which card a warrior came from): evaluate one of them.
         card = cards[move["card"]]
-        key = tuple((sw["replace"], sw["with"]) for sw in move["swaps"]) if card.kind == "army" else None
+        key = tuple(map(_SWAP, move["swaps"])) if card.kind == "army" else None
         if key is not None and key in seen:
             value = seen[key]
         else:
