@@ -61,7 +61,17 @@ def duplicate_item_indexes(roster: Roster, slots: Sequence[Mapping[str, Any]]) -
     """Item indexes nullified with a duplicate warrior when option ``duplicate_item`` is
     ``duplicate-card``: the item of the card each nullified copy stands on ("the other one,
     and the item they could normally wield, are nullified")."""
-    return sorted(_home(slots, n) for n, status in enumerate(participants(roster, slots)) if status == "duplicate")
+    out: list[int] = []
+    battle_slots = 0  # slots so far without a home: _home of the next such slot
+    for slot, status in zip(slots, participants(roster, slots)):
+        if "home" in slot:
+            home = int(slot["home"])
+        else:
+            home = battle_slots
+            battle_slots += 1
+        if status == "duplicate":
+            out.append(home)
+    return sorted(out)
 
 
 def new_layout() -> tuple[list[JSONDict], dict[str, list[JSONDict]], dict[str, list[JSONDict]]]:
@@ -81,13 +91,17 @@ def participants(roster: Roster, slots: Sequence[Mapping[str, Any]]) -> list[str
     """
     status = ["replaced"] * len(slots)
     best: dict[str, int] = {}
+    power: dict[str, int] = {}  # of best[w]
+    base = roster.warrior_power
     for n, slot in enumerate(slots):
         if slot["replaced"]:
             continue
         status[n] = "duplicate"
         w = slot["warrior"]
-        if w not in best or warrior_power(roster, slot) > warrior_power(roster, slots[best[w]]):
+        p = base[w] + int(slot["level"])  # warrior_power(roster, slot)
+        if w not in best or p > power[w]:
             best[w] = n
+            power[w] = p
     for n in best.values():
         status[n] = "active"
     return status
