@@ -935,3 +935,30 @@ def test_to_json_and_observation_are_copies(options: dict[str, Any]) -> None:
             state.apply(move)
         assert state.to_json()["rounds"]
     assert {"play-army", "play-warrior"} <= plays
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_heuristic_side_tops_match_the_slot_by_slot_replay(players: int) -> None:
+    """The heuristic's strongest warriors after an Army or Warrior play, from tables made once per
+    decision, are those of the side's slots replayed one by one (_side_slots, _top), for every such
+    play of every position of random games (two swaps of one warrior's copies included)."""
+    from rules.players import choose
+    from rules.twin_tower_city.heuristic import _live, _side_slots, _SideTops, _top, _top_after
+    checked = 0
+    for seed in range(4):
+        state = GAME.new_state(seed=seed, num_players=players)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            live = _live(ROSTER, obs["warriors"][obs["side"]])
+            tops = _SideTops(ROSTER, live)
+            for move in state.choice_moves():
+                card = CARDS[move["card"]] if "card" in move else None
+                if card is None or card.kind == "battle":
+                    continue
+                want = _top(ROSTER, _side_slots(obs, move, card))
+                assert tops.after(move, card) == _top_after(ROSTER, live, move, card) == want, move
+                checked += 1
+            state.apply(choose(GAME, state, "random", rng))
+    assert checked > 1000

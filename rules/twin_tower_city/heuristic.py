@@ -108,6 +108,63 @@ def _top_after(roster: Roster, live: list[_Live], move: Move, card: Card) -> tup
     return tuple(sorted(top.items()))
 
 
+class _SideTops:
+    """:func:`_top_after` for many plays of one side, from tables made once: where each token's
+    live slots are, each warrior's strongest Power and the Powers of its slots."""
+
+    def __init__(self, roster: Roster, live: list[_Live]):
+        self.roster, self.live = roster, live
+        self.slots_of: dict[str, list[int]] = {}
+        self.powers: dict[str, list[tuple[int, int]]] = {}
+        self.top: dict[str, int] = {}
+        for n, entry in enumerate(live):
+            if entry is None:
+                continue
+            token, w, power = entry
+            self.slots_of.setdefault(token, []).append(n)
+            self.powers.setdefault(w, []).append((n, power))
+            if power > self.top.get(w, -1):
+                self.top[w] = power
+
+    def after(self, move: Move, card: Card) -> tuple[tuple[str, int], ...]:
+        """``_top_after(roster, live, move, card)``: the same first matches (a token no live slot
+        carries, which only a newcomer could match, goes the long way)."""
+        if card.kind == "army":
+            swaps = [(sw["replace"], sw["with"], 0) for sw in move["swaps"]]
+            if len(swaps) > 1:
+                swaps.sort()
+        else:
+            swaps = [(move["replace"], str(card.warrior), card.level)]
+        removed: list[int] = []
+        for token, _, _ in swaps:
+            for n in self.slots_of.get(token, ()):
+                if n not in removed:
+                    removed.append(n)
+                    break
+            else:
+                return _top_after(self.roster, self.live, move, card)
+        top = dict(self.top)
+        for n in removed:
+            entry = self.live[n]
+            assert entry is not None
+            _, w, power = entry
+            if top.get(w) == power:  # its strongest copy may be gone: the strongest of the rest
+                best = -1
+                for m, p in self.powers[w]:
+                    if p > best and m not in removed:
+                        best = p
+                if best < 0:
+                    del top[w]
+                else:
+                    top[w] = best
+        warrior_power = self.roster.warrior_power
+        for _, incoming, level in swaps:
+            power = warrior_power[incoming] + level
+            if power > top.get(incoming, -1):
+                top[incoming] = power
+        return tuple(sorted(top.items()))
+
+
 def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, Any], moves: list[Move],
                    rng: random.Random) -> Move:
     moves = [m for m in moves if m["type"] != "forfeit"] or moves
@@ -125,9 +182,9 @@ def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, 
     # duplicate-card): margins by those warriors, computed once.
     by_top: dict[tuple[tuple[str, int], ...], int] | None = \
         None if options.get("duplicate_item") == "duplicate-card" else {}
-    live: list[_Live] = []
+    tops: _SideTops | None = None
     if by_top is not None:
-        live = _live(roster, obs["warriors"][side])
+        tops = _SideTops(roster, _live(roster, obs["warriors"][side]))
         # what round_totals adds up that such a card leaves alone: the other side's warriors,
         # both sides' items, the Battle cards' environments and traits
         other_top = side_tops(roster, obs["warriors"])[other]
@@ -143,8 +200,8 @@ def heuristic_move(roster: Roster, cards: Mapping[str, Card], obs: Mapping[str, 
             value = seen[key]
         else:
             margin: int | None = None
-            if by_top is not None and card.kind != "battle":
-                top_key = _top_after(roster, live, move, card)
+            if tops is not None and by_top is not None and card.kind != "battle":
+                top_key = tops.after(move, card)
                 margin = by_top.get(top_key)
                 if margin is None:  # round_totals of the round after the move, by its parts
                     own = dict(top_key)
