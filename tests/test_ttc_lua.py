@@ -450,3 +450,43 @@ def test_generated_lua_follows_the_dialect_rules() -> None:
     except ImportError:
         return
     assert lint_lua(source, "ttc.lua") == []
+
+
+def test_state_json_by_parts_is_the_generic_text(lua: LuaEngine) -> None:
+    """Rules.json writes a state by parts, the finished rounds, options and setup once per state,
+    the round in play's records by their known keys: the same text as U.json at every move (and
+    the Python canonical JSON); a record whose known values change is written again; a record or
+    a state with a key the writer does not know, or an odd value, is written by U.json; a round
+    record replaced is written afresh."""
+    u_json = lua.rules.U.json
+    for seed, (num_players, options) in enumerate([(2, {}), (6, {"random_bonus_traits": True})]):
+        tr = transcript(seed, num_players, options)
+        lstate, army_plays = None, 0
+        for state, lstate, _ in replay(lua, tr):  # the last one after the last move
+            text = lua_json(lua, lstate)
+            assert text == lua.sandbox.call(u_json, lstate) == canonical_json(state.to_json())
+            army_plays += text.count('"swaps":[{')
+        assert lstate is not None and army_plays > 0
+        lua_json(lua, lstate)
+        by_parts = lua.sandbox.last_instructions
+        lua.sandbox.call(u_json, lstate)
+        assert by_parts < lua.sandbox.last_instructions / 2  # the cached parts are not written again
+        rounds = lstate["rounds"]
+        assert len(rounds) == 5
+        rounds[1]["winner"] = "nobody"  # a record changed in place after it was written: not seen
+        rounds[1] = lua.sandbox.call(lua.rules.U.copy, rounds[1])  # a new record table: written afresh
+        assert '"winner":"nobody"' in lua_json(lua, lstate)
+        fresh = lua.new_state(tr["setup"], tr["options"])
+        slots, items = fresh["warriors"]["dark"], fresh["items"]["light"]
+        assert lua_json(lua, fresh) == lua.sandbox.call(u_json, fresh)  # each record's text remembered
+        slots[2]["level"] = 3  # a known value changed in place: the record is written again
+        assert '"level":3' in lua_json(lua, fresh)
+        slots[1]["extra"] = 1  # a record with a key the writer does not know: written by U.json
+        items[1]["seat"] = lua.rules.NULL  # a value that is no string, number or boolean: the same
+        fresh["table"][1]["stage"] = 2.5
+        text = lua_json(lua, fresh)
+        assert text == lua.sandbox.call(u_json, fresh)
+        assert '"extra":1' in text and '"seat":null' in text and '"stage":2.5' in text
+        lstate["extra"] = 1  # not a state's key set: the generic writer, which shows the key
+        assert lua_json(lua, lstate) == lua.sandbox.call(u_json, lstate)
+        assert '"extra":1' in lua_json(lua, lstate)

@@ -888,3 +888,77 @@ def test_a_recorded_deal_names_its_first_wrong_card(where: str, value: Any, mess
     with pytest.raises(SetupError) as info:
         GAME.new_state(setup=setup, num_players=2)
     assert str(info.value).startswith(message.replace("3 Battle", f"{len(seat['starters'])} Battle"))
+
+
+def _containers(value: Any) -> list[Any]:
+    """Every dict and list inside ``value`` (itself included)."""
+    out: list[Any] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (dict, list)):
+            out.append(v)
+            stack.extend(v.values() if isinstance(v, dict) else v)
+    return out
+
+
+@pytest.mark.parametrize("options", [{}, {"duplicate_item": "duplicate-card"}])
+def test_to_json_and_observation_are_copies(options: dict[str, Any]) -> None:
+    """to_json, observation and setup copy the state's records shape by shape: equal to a JSON
+    round trip of the state, key order included, and sharing no dict or list with the state (a
+    caller changing them changes nothing), through games with Army and Warrior plays and homes."""
+    from rules.players import choose
+    plays = set()
+    for seed in range(6):
+        state = GAME.new_state(seed=seed, options=options, num_players=4)
+        rng = random.Random(seed)
+        while True:
+            data = state.to_json()
+            assert json.dumps(data) == json.dumps(json.loads(json.dumps(data)))
+            inner = {id(c) for c in _containers(state.__dict__)}
+            views = [data, state.setup()]
+            if not state.is_terminal():
+                views.append(state.observation(state.current_player()))
+            for view in views:
+                assert not any(id(c) in inner for c in _containers(view))
+            before = canonical_json(state.to_json())
+            for rec in data["rounds"]:
+                rec["warriors"]["dark"].clear()
+            for entry in data["table"]:
+                entry.pop("swaps", None)
+            data["setup"]["seats"][0]["hand"].append("x")
+            assert canonical_json(state.to_json()) == before
+            if state.is_terminal():
+                break
+            move = choose(GAME, state, "random", rng)
+            plays.add(move["type"])
+            state.apply(move)
+        assert state.to_json()["rounds"]
+    assert {"play-army", "play-warrior"} <= plays
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_heuristic_side_tops_match_the_slot_by_slot_replay(players: int) -> None:
+    """The heuristic's strongest warriors after an Army or Warrior play, from tables made once per
+    decision, are those of the side's slots replayed one by one (_side_slots, _top), for every such
+    play of every position of random games (two swaps of one warrior's copies included)."""
+    from rules.players import choose
+    from rules.twin_tower_city.heuristic import _live, _side_slots, _SideTops, _top, _top_after
+    checked = 0
+    for seed in range(4):
+        state = GAME.new_state(seed=seed, num_players=players)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            live = _live(ROSTER, obs["warriors"][obs["side"]])
+            tops = _SideTops(ROSTER, live)
+            for move in state.choice_moves():
+                card = CARDS[move["card"]] if "card" in move else None
+                if card is None or card.kind == "battle":
+                    continue
+                want = _top(ROSTER, _side_slots(obs, move, card))
+                assert tops.after(move, card) == _top_after(ROSTER, live, move, card) == want, move
+                checked += 1
+            state.apply(choose(GAME, state, "random", rng))
+    assert checked > 1000

@@ -68,6 +68,11 @@ PLAYER_COUNTS = (2, 4, 6)
 SEAT_NAMES: tuple[str, ...] = tuple(DATA["seat_names"]["names"])
 
 Plan = tuple[Any, ...]
+#: the verdict on every legal move
+_LEGAL = Verdict.legal()
+#: the Battle cards by id
+_BATTLE_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "battle"}
+_BATTLE_IDS = frozenset(_BATTLE_CARDS)
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
@@ -81,6 +86,47 @@ def _copy(value: Any) -> Any:
     if isinstance(value, list):
         return [v if type(v) in _SCALARS else _copy(v) for v in value]
     return value
+
+
+# Copies of the state's own JSON data, shape by shape (what ``_copy`` does, a C-level dict.copy
+# per record): the warrior slots and item copies hold scalars only, a table entry a list of swaps
+# at most, a round record these three and its totals. Key order is kept.
+def _copy_table(table: list[JSONDict]) -> list[JSONDict]:
+    """A copy of a ``table`` list (entries of :func:`place_battle` and :meth:`TTCState._make`)."""
+    out = [entry.copy() for entry in table]
+    for entry in out:
+        swaps = entry.get("swaps")
+        if swaps is not None:
+            entry["swaps"] = [sw.copy() for sw in swaps]
+    return out
+
+
+def _copy_sides(by_side: dict[str, list[JSONDict]]) -> dict[str, list[JSONDict]]:
+    """A copy of ``warriors`` or ``items``: per side, a list of flat records."""
+    return {side: [x.copy() for x in xs] for side, xs in by_side.items()}
+
+
+def _copy_rounds(rounds: list[JSONDict]) -> list[JSONDict]:
+    """A copy of the finished rounds' records (:meth:`TTCState._finish_round`)."""
+    out = []
+    for rec in rounds:
+        rec = rec.copy()
+        rec["table"] = _copy_table(rec["table"])
+        rec["warriors"] = _copy_sides(rec["warriors"])
+        rec["items"] = _copy_sides(rec["items"])
+        rec["totals"] = rec["totals"].copy()
+        out.append(rec)
+    return out
+
+
+def _copy_setup(setup: JSONDict) -> JSONDict:
+    """A copy of a setup (:meth:`TwinTowerCity.deal`, :meth:`TwinTowerCity.validate_setup`)."""
+    out = setup.copy()
+    seats = out["seats"] = [seat.copy() for seat in setup["seats"]]
+    for seat in seats:
+        seat["starters"] = list(seat["starters"])
+        seat["hand"] = list(seat["hand"])
+    return out
 
 
 def _token(slot: Mapping[str, Any]) -> str:
@@ -174,6 +220,8 @@ class TwinTowerCity(Game):
 
     roster = ROSTER
     cards = CARDS
+    #: :meth:`_seat_options` remembered
+    _resolved: dict[Any, JSONDict] = {}
 
     def lua_context(self) -> JSONDict:
         """What ``lua_templates/games/twin-tower-city/*.j2`` need: the parsed roster and deck
@@ -218,18 +266,34 @@ class TwinTowerCity(Game):
     # -- setup ---------------------------------------------------------------
     def new_state(self, seed: int | None = 0, options: Mapping[str, Any] | None = None,
                   setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "TTCState":
-        opts = self.resolve_options(options)
-        if num_players is None:
-            if setup is not None and isinstance(setup.get("seats"), list):
-                num_players = len(setup["seats"])
-            else:
-                num_players = 4 if opts["teams"] else 2
-        opts = self._player_options(opts, num_players)
+        if num_players is None and setup is not None and isinstance(setup.get("seats"), list):
+            num_players = len(setup["seats"])
+        opts = self._seat_options(options, num_players)
+        if num_players is None:  # as _seat_options chose
+            num_players = 4 if opts["teams"] else 2
         if setup is None:
             setup_data = self.deal(random.Random(seed), num_players, opts)
         else:
             setup_data = self.validate_setup(setup, num_players, opts)
         return TTCState.start(self, opts, setup_data)
+
+    def _seat_options(self, options: Mapping[str, Any] | None, num_players: int | None) -> JSONDict:
+        """The options resolved (:meth:`resolve_options`) for ``num_players`` seats (by default 4 with
+        teams, else 2; :meth:`_player_options`): a new dict, remembered by the options' names, types
+        and values (a transcript's games share them)."""
+        try:
+            key: Any = (num_players, tuple((k, type(v), v) for k, v in (options or {}).items()))
+            known = self._resolved.get(key)
+        except TypeError:  # an unhashable value: resolve_options words what is wrong
+            key, known = None, None
+        if known is None:
+            opts = self.resolve_options(options)
+            known = self._player_options(opts, (4 if opts["teams"] else 2) if num_players is None else num_players)
+            if key is not None:
+                if len(self._resolved) >= 256:
+                    self._resolved.clear()
+                self._resolved[key] = known
+        return dict(known)
 
     def _player_options(self, opts: JSONDict, num_players: int) -> JSONDict:
         if num_players not in PLAYER_COUNTS:
@@ -270,7 +334,7 @@ class TwinTowerCity(Game):
 
     def validate_setup(self, setup: Mapping[str, Any], num_players: int, opts: Mapping[str, Any]) -> JSONDict:
         """A recorded setup, checked against the deal rule; returns a clean copy."""
-        if not isinstance(setup, Mapping):
+        if type(setup) is not dict and not isinstance(setup, Mapping):  # a dict first: the ABC check is slow
             raise SetupError("a Twin Tower City setup is an object with 'coin' and 'seats'")
         coin, seats = setup.get("coin"), setup.get("seats")
         if coin not in (0, 1) or isinstance(coin, bool):
@@ -280,8 +344,8 @@ class TwinTowerCity(Game):
         n_battle_hand = DEAL["battle"] - DEAL["starters"]
         clean: list[JSONDict] = []
         for seat, entry in enumerate(seats):
-            if not isinstance(entry, Mapping) or not isinstance(entry.get("starters"), list) \
-                    or not isinstance(entry.get("hand"), list):
+            if (type(entry) is not dict and not isinstance(entry, Mapping)) \
+                    or not isinstance(entry.get("starters"), list) or not isinstance(entry.get("hand"), list):
                 raise SetupError(f"setup seat {seat}: needs 'starters' and 'hand' lists")
             starters, hand = list(entry["starters"]), list(entry["hand"])
             side = self.seat_side(seat, opts)
@@ -552,18 +616,31 @@ class TTCState(State):
             _, side, indexes = plan
             for index in indexes:
                 self._items[side][index]["nullified"] = True
-            self._refresh()
+            # what _refresh finds: the decider has no excess left; the other side is still to
+            # choose only when it comes after (seat 1's side; seat 0's had none, and nullifying
+            # one side's items changes nothing of the other's)
+            self._decider, self._need = None, 0
+            if side == self._side[0]:
+                need = excess_items(self._warriors, self._items, self._side[1])
+                if need:
+                    self._decider, self._need = self._side[1], need
             if self._decider is None:
                 self._finish_round()
             return
-        p = self._order[self._step]
+        step = self._step
+        p = self._order[step]
         card: Card = plan[1]
         self._hands[p].remove(card.id)
-        stage = self.stage()
-        side = self._side[p]
+        stage = 2 if step < self._n else 3  # self.stage()
         if kind == "battle":
-            self._place_battle(p, card, stage)
-        elif kind == "army":
+            place_battle(self._table, self._warriors, self._items, p, card, stage)
+            if step + 1 < len(self._order):  # _after_play's common case
+                self._step = step + 1
+                return
+            self._after_play()
+            return
+        side = self._side[p]
+        if kind == "army":
             swaps = plan[2]
             self._table.append({"seat": p, "card": card.id, "stage": stage,
                                 "swaps": [{"replace": t, "with": w} for t, w, _ in swaps]})
@@ -579,6 +656,18 @@ class TTCState(State):
         return self.game.verdict(rule, message), ()
 
     def _validate(self, move: Any) -> tuple[Verdict, Plan]:
+        # The commonest legal move first: a Battle card from the hand while the cards are played
+        # (what the full checks below find for it, with nothing else to refuse: a Battle card may
+        # be the second or the third card).
+        if type(move) is dict and len(move) == 2 and move.get("type") == "play-battle" and self._phase == "play":
+            cid = move.get("card")
+            card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
+            if card is not None and cid in self._hands[self._order[self._step]]:
+                return _LEGAL, ("battle", card)
+        return self._judge(move)
+
+    def _judge(self, move: Any) -> tuple[Verdict, Plan]:
+        """Every check of :meth:`_validate`, in order."""
         if not isinstance(move, dict):
             return self._no("move-format", "A move is a JSON object with a \"type\" field.")
         mtype = move.get("type")
@@ -600,21 +689,21 @@ class TTCState(State):
             return self._no("game-over", "The game is over: "
                             + ("a side has conceded." if self._forfeited is not None
                                else f"all {ROUNDS} rounds have been scored."))
-        rnd = f"Round {self._round}"
+        rnd = self._round  # messages say "Round {rnd}", made only for a refusal
         if mtype == "forfeit":
-            return Verdict.legal(), ("forfeit",)
+            return _LEGAL, ("forfeit",)
         if mtype == "nullify-items":
             chosen = move["items"]
             if not isinstance(chosen, list) or not all(isinstance(i, str) for i in chosen):
                 return self._no("move-format", "nullify-items takes a list of item ids, e.g. [\"red-pill\"].")
             if self._phase != "nullify":
-                return self._no("nullify-items", f"{rnd}: no item is to be nullified now; the round's cards are "
+                return self._no("nullify-items", f"Round {rnd}: no item is to be nullified now; the round's cards are "
                                 "still being played.")
             side = str(self._decider)
             need = self._excess(side)
             if len(chosen) != need:
-                return self._no("nullify-items", f"{rnd}: {side.capitalize()} has {_plural(need, 'item')} more than "
-                                f"participating warriors, so exactly {need} must be nullified, not {len(chosen)}.")
+                return self._no("nullify-items", f"Round {rnd}: {side.capitalize()} has {_plural(need, 'item')} more "
+                                f"than participating warriors, so exactly {need} must be nullified, not {len(chosen)}.")
             taken: list[int] = []
             for item in sorted(chosen):
                 for n, it in enumerate(self._items[side]):
@@ -624,10 +713,10 @@ class TTCState(State):
                 else:
                     name = ROSTER.item_name.get(item, repr(item))
                     have = sum(1 for it in self._items[side] if it["item"] == item and not it["nullified"])
-                    return self._no("nullify-items", f"{rnd}: there {'is' if have <= 1 else 'are'} "
+                    return self._no("nullify-items", f"Round {rnd}: there {'is' if have <= 1 else 'are'} "
                                     f"{'no' if have == 0 else have} {name} among the {side.capitalize()} items "
                                     f"in play to nullify{'' if have == 0 else f', not {chosen.count(item)}'}.")
-            return Verdict.legal(), ("nullify", side, taken)
+            return _LEGAL, ("nullify", side, taken)
         # play-battle / play-army / play-warrior
         cid = move["card"]
         if not isinstance(cid, str):
@@ -637,7 +726,7 @@ class TTCState(State):
             return self._no("unknown-card", f"There is no card {cid!r} in the Twin Tower City deck.")
         if self._phase == "nullify":
             n = self._excess(str(self._decider))
-            return self._no("nullify-items", f"{rnd} is being scored: {str(self._decider).capitalize()} must "
+            return self._no("nullify-items", f"Round {rnd} is being scored: {str(self._decider).capitalize()} must "
                             f"first choose {_plural(n, 'item')} to nullify.")
         if card.kind != PLAY_TYPES[mtype]:
             return self._no("move-format", f"{cid} is {'an' if card.kind == 'army' else 'a'} "
@@ -656,27 +745,26 @@ class TTCState(State):
             else:
                 msg = f"{cid} is not in your hand."
             return self._no("card-in-hand", msg)
-        stage = self.stage()
-        if card.kind != "battle" and stage == 2 and any(CARDS[c].kind == "battle" for c in hand):
-            return self._no("second-card-battle", f"{rnd}: your second card must be a Battle card; "
+        if card.kind != "battle" and self._step < self._n and not _BATTLE_IDS.isdisjoint(hand):  # stage 2
+            return self._no("second-card-battle", f"Round {rnd}: your second card must be a Battle card; "
                             f"{KIND_NAME[card.kind]} cards are played as the third card.")
         if card.kind == "battle":
-            return Verdict.legal(), ("battle", card)
+            return _LEGAL, ("battle", card)
         side = self._side[p]
         if card.kind == "warrior":
             token = move["replace"]
             if isinstance(token, list):
-                return self._no("warrior-card", f"{rnd}: a Warrior card replaces exactly one warrior, "
+                return self._no("warrior-card", f"Round {rnd}: a Warrior card replaces exactly one warrior, "
                                 "named as a string.")
             if not isinstance(token, str):
                 return self._no("move-format", "play-warrior names the warrior to replace (a string).")
             found = self._resolve(side, [token])
             if isinstance(found, str):
-                return self._no("replace-own-warrior", f"{rnd}: {found}")
+                return self._no("replace-own-warrior", f"Round {rnd}: {found}")
             if token == cid:  # team play: a teammate's copy of the same Warrior card
-                return self._no("warrior-card", f"{rnd}: replacing {self._warrior_label(token)} with the same "
+                return self._no("warrior-card", f"Round {rnd}: replacing {self._warrior_label(token)} with the same "
                                 "levelled warrior changes nothing.")
-            return Verdict.legal(), ("warrior", card, token, found[0])
+            return _LEGAL, ("warrior", card, token, found[0])
         swaps = move["swaps"]
         if not isinstance(swaps, list):
             return self._no("move-format", "play-army takes a list of swaps, e.g. "
@@ -688,24 +776,24 @@ class TTCState(State):
                 return self._no("move-format", "Each swap is {\"replace\": <warrior>, \"with\": <warrior>}.")
             pairs.append((sw["replace"], sw["with"]))
         if len(pairs) > MAX_SWAPS:
-            return self._no("army-card", f"{rnd}: an Army card replaces at most {MAX_SWAPS} warriors, "
+            return self._no("army-card", f"Round {rnd}: an Army card replaces at most {MAX_SWAPS} warriors, "
                             f"not {len(pairs)}.")
         pairs.sort()
         withs = [w for _, w in pairs]
         for w in withs:
             if w not in card.army:
                 name = ROSTER.warrior_name.get(w, repr(w))
-                return self._no("army-card", f"{rnd}: {name} is not depicted on Army card {cid}.")
+                return self._no("army-card", f"Round {rnd}: {name} is not depicted on Army card {cid}.")
         if len(set(withs)) != len(withs):
-            return self._no("army-card", f"{rnd}: each replacement uses a different warrior of the Army card.")
+            return self._no("army-card", f"Round {rnd}: each replacement uses a different warrior of the Army card.")
         for t, w in pairs:
             if t == w:
-                return self._no("army-card", f"{rnd}: replacing {ROSTER.warrior_name[w]} with "
+                return self._no("army-card", f"Round {rnd}: replacing {ROSTER.warrior_name[w]} with "
                                 f"{ROSTER.warrior_name[w]} changes nothing.")
         found = self._resolve(side, [t for t, _ in pairs])
         if isinstance(found, str):
-            return self._no("replace-own-warrior", f"{rnd}: {found}")
-        return Verdict.legal(), ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
+            return self._no("replace-own-warrior", f"Round {rnd}: {found}")
+        return _LEGAL, ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
 
     def _resolve(self, side: str, tokens: Sequence[str]) -> list[int] | str:
         """Slot indexes for the tokens (first matching copy in table order), or why not."""
@@ -713,7 +801,9 @@ class TTCState(State):
         taken: list[int] = []
         for token in tokens:
             for n, slot in enumerate(slots):
-                if not slot["replaced"] and n not in taken and _token(slot) == token:
+                if slot["replaced"] or n in taken:
+                    continue
+                if (str(slot["card"]) if slot["level"] else str(slot["warrior"])) == token:  # _token(slot)
                     taken.append(n)
                     break
             else:
@@ -793,7 +883,7 @@ class TTCState(State):
         return st
 
     def setup(self) -> JSONDict:
-        result: JSONDict = _copy(self._setup)
+        result: JSONDict = _copy_setup(self._setup)
         return result
 
     def options(self) -> JSONDict:
@@ -807,15 +897,15 @@ class TTCState(State):
             "game": self.game.id,
             "options": dict(self._opts),
             "num_players": self._n,
-            "setup": _copy(self._setup),
+            "setup": _copy_setup(self._setup),
             "round": self._round,
             "phase": self._phase,
             "step": self._step,
             "hands": [list(h) for h in self._hands],
-            "table": _copy(self._table),
-            "warriors": _copy(self._warriors),
-            "items": _copy(self._items),
-            "rounds": _copy(self._rounds),
+            "table": _copy_table(self._table),
+            "warriors": _copy_sides(self._warriors),
+            "items": _copy_sides(self._items),
+            "rounds": _copy_rounds(self._rounds),
             "forfeited": self._forfeited,
         }
 
@@ -842,10 +932,10 @@ class TTCState(State):
             "hands": [list(h) if (p == player or open_hands) else None for p, h in enumerate(self._hands)],
             "hand_counts": [len(h) for h in self._hands],
             "starters": starters,
-            "table": _copy(self._table),
-            "warriors": _copy(self._warriors),
-            "items": _copy(self._items),
-            "rounds": _copy(self._rounds),
+            "table": _copy_table(self._table),
+            "warriors": _copy_sides(self._warriors),
+            "items": _copy_sides(self._items),
+            "rounds": _copy_rounds(self._rounds),
             "forfeited": self._forfeited,
         }
 

@@ -61,7 +61,17 @@ def duplicate_item_indexes(roster: Roster, slots: Sequence[Mapping[str, Any]]) -
     """Item indexes nullified with a duplicate warrior when option ``duplicate_item`` is
     ``duplicate-card``: the item of the card each nullified copy stands on ("the other one,
     and the item they could normally wield, are nullified")."""
-    return sorted(_home(slots, n) for n, status in enumerate(participants(roster, slots)) if status == "duplicate")
+    out: list[int] = []
+    battle_slots = 0  # slots so far without a home: _home of the next such slot
+    for slot, status in zip(slots, participants(roster, slots)):
+        if "home" in slot:
+            home = int(slot["home"])
+        else:
+            home = battle_slots
+            battle_slots += 1
+        if status == "duplicate":
+            out.append(home)
+    return sorted(out)
 
 
 def new_layout() -> tuple[list[JSONDict], dict[str, list[JSONDict]], dict[str, list[JSONDict]]]:
@@ -81,13 +91,17 @@ def participants(roster: Roster, slots: Sequence[Mapping[str, Any]]) -> list[str
     """
     status = ["replaced"] * len(slots)
     best: dict[str, int] = {}
+    power: dict[str, int] = {}  # of best[w]
+    base = roster.warrior_power
     for n, slot in enumerate(slots):
         if slot["replaced"]:
             continue
         status[n] = "duplicate"
         w = slot["warrior"]
-        if w not in best or warrior_power(roster, slot) > warrior_power(roster, slots[best[w]]):
+        p = base[w] + int(slot["level"])  # warrior_power(roster, slot)
+        if w not in best or p > power[w]:
             best[w] = n
+            power[w] = p
     for n in best.values():
         status[n] = "active"
     return status
@@ -253,58 +267,75 @@ def score_round(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mappi
     return out
 
 
-def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
-                 warriors: Mapping[str, Sequence[Mapping[str, Any]]],
-                 items: Mapping[str, Sequence[Mapping[str, Any]]], options: Mapping[str, Any]) -> dict[str, int]:
-    """The two totals of :func:`score_round` without the breakdown lines (the fast path)."""
-    no_bonuses = bool(options.get("no_bonuses"))
-    no_env = no_bonuses or bool(options.get("no_environment_bonuses"))
-    random_on = bool(options.get("random_bonus_traits")) and not no_bonuses
-    warrior_power, item_power, bonus = roster.warrior_power, roster.item_power, roster.bonus
+def side_tops(roster: Roster, warriors: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, dict[str, int]]:
+    """Per side, each participating warrior's Power (its strongest copy): what :func:`round_totals`
+    reads of the warriors."""
+    warrior_power = roster.warrior_power
     best: dict[str, dict[str, int]] = {}
     for side in SIDES:
         top: dict[str, int] = {}
         for slot in warriors[side]:
-            if not slot["replaced"]:
-                w = slot["warrior"]
-                power = warrior_power[w] + int(slot["level"])
-                if power > top.get(w, -1):
-                    top[w] = power
+            if slot["replaced"]:
+                continue
+            w = slot["warrior"]
+            level = slot["level"]
+            power = warrior_power[w] + int(level) if level else warrior_power[w]
+            if w not in top or power > top[w]:
+                top[w] = power
         best[side] = top
+    return best
+
+
+def items_total(roster: Roster, its: Sequence[Mapping[str, Any]], own: Mapping[str, int],
+                opposing: Mapping[str, int], options: Mapping[str, Any],
+                slots: Sequence[Mapping[str, Any]] | None = None) -> int:
+    """A side's item Power in :func:`round_totals`: its counted items, the strongest as many as its
+    participating warriors ``own`` (warrior -> Power; ``opposing`` the other side's). ``slots``,
+    the side's warrior slots, are needed with option ``duplicate_item`` = ``duplicate-card``."""
+    no_bonuses = bool(options.get("no_bonuses"))
     duplicate_card = options.get("duplicate_item") == "duplicate-card"
-    every_copy = not no_bonuses and options.get("wielder_bonus") != "one-copy"
-    wielders, targets = roster.wielders, roster.targets
-    totals: dict[str, int] = {}
-    for side in SIDES:
-        own, opposing = best[side], best[OTHER_SIDE[side]]
-        its = items[side]
-        if every_copy and not duplicate_card:
-            # copy_powers' every-copy path inlined (the common options): one sum per item id
-            cache: dict[str, int] = {}
-            powers: list[int] = []
-            for it in its:
-                if it["nullified"]:
-                    continue
-                item = it["item"]
-                cp = cache.get(item)
-                if cp is None:
-                    n = 0
-                    for w in wielders[item]:
-                        if w in own:
-                            n += 1
-                    for w in targets[item]:
-                        if w in opposing:
-                            n += 1
-                    cp = cache[item] = item_power[item] + bonus * n
-                powers.append(cp)
-            powers.sort()
+    if not no_bonuses and options.get("wielder_bonus") != "one-copy" and not duplicate_card:
+        # copy_powers' every-copy path inlined (the common options): one sum per item id
+        item_power, bonus, wielders, targets = roster.item_power, roster.bonus, roster.wielders, roster.targets
+        cache: dict[str, int] = {}
+        powers: list[int] = []
+        for it in its:
+            if it["nullified"]:
+                continue
+            item = it["item"]
+            cp = cache.get(item)
+            if cp is None:
+                n = 0
+                for w in wielders[item]:
+                    if w in own:
+                        n += 1
+                for w in targets[item]:
+                    if w in opposing:
+                        n += 1
+                cp = cache[item] = item_power[item] + bonus * n
+            powers.append(cp)
+        powers.sort()
+    else:
+        if duplicate_card:
+            assert slots is not None, "duplicate-card needs the side's warrior slots"
+            forced = duplicate_item_indexes(roster, slots)
         else:
-            forced = duplicate_item_indexes(roster, warriors[side]) if duplicate_card else []
-            counted = [not it["nullified"] and n not in forced for n, it in enumerate(its)]
-            powers = sorted(p for p, c in zip(copy_powers(roster, its, counted, set(own), set(opposing), options),
-                                              counted) if c)
-        drop = max(0, len(powers) - len(own))
-        totals[side] = sum(own.values()) + sum(powers[drop:])
+            forced = []
+        counted = [not it["nullified"] and n not in forced for n, it in enumerate(its)]
+        powers = sorted(p for p, c in zip(copy_powers(roster, its, counted, set(own), set(opposing), options),
+                                          counted) if c)
+    drop = max(0, len(powers) - len(own))
+    return sum(powers[drop:])
+
+
+def table_bonuses(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
+                  options: Mapping[str, Any]) -> dict[str, int]:
+    """Per side, the environments' and random traits' Power in :func:`round_totals` (what the
+    Battle cards on the table add, whoever's warriors stand on them)."""
+    no_bonuses = bool(options.get("no_bonuses"))
+    no_env = no_bonuses or bool(options.get("no_environment_bonuses"))
+    random_on = bool(options.get("random_bonus_traits")) and not no_bonuses
+    totals = {"dark": 0, "light": 0}
     if no_env and not random_on:
         return totals
     env_side, env_power = roster.env_side, roster.env_power
@@ -318,4 +349,69 @@ def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapp
         if random_on:
             for side in SIDES:
                 totals[side] += card.random_bonus.get(side, 0)
+    return totals
+
+
+def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
+                 warriors: Mapping[str, Sequence[Mapping[str, Any]]],
+                 items: Mapping[str, Sequence[Mapping[str, Any]]], options: Mapping[str, Any]) -> dict[str, int]:
+    """The two totals of :func:`score_round` without the breakdown lines (the fast path)."""
+    get = options.get
+    if not get("no_bonuses") and get("wielder_bonus") != "one-copy" and get("duplicate_item") != "duplicate-card" \
+            and not get("random_bonus_traits") and not get("no_environment_bonuses"):
+        return _default_totals(roster, cards, table, warriors, items)
+    best = side_tops(roster, warriors)
+    extra = table_bonuses(roster, cards, table, options)
+    return {side: sum(best[side].values())
+            + items_total(roster, items[side], best[side], best[OTHER_SIDE[side]], options, warriors[side])
+            + extra[side] for side in SIDES}
+
+
+def _default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
+                    warriors: Mapping[str, Sequence[Mapping[str, Any]]],
+                    items: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, int]:
+    """:func:`round_totals` under the default scoring options (every copy of an item gets its
+    bonuses, environments count, no random traits) in one pass: the engine's end of every round."""
+    warrior_power, item_power, bonus = roster.warrior_power, roster.item_power, roster.bonus
+    wielders, targets = roster.wielders, roster.targets
+    dark: dict[str, int] = {}
+    light: dict[str, int] = {}
+    for top, slots in ((dark, warriors["dark"]), (light, warriors["light"])):
+        for slot in slots:
+            if slot["replaced"]:
+                continue
+            w = slot["warrior"]
+            level = slot["level"]
+            power = warrior_power[w] + int(level) if level else warrior_power[w]
+            if w not in top or power > top[w]:
+                top[w] = power
+    totals = {"dark": sum(dark.values()), "light": sum(light.values())}
+    for side, own, opposing in (("dark", dark, light), ("light", light, dark)):
+        cache: dict[str, int] = {}
+        powers: list[int] = []
+        for it in items[side]:
+            if it["nullified"]:
+                continue
+            item = it["item"]
+            cp = cache.get(item)
+            if cp is None:
+                n = 0
+                for w in wielders[item]:
+                    if w in own:
+                        n += 1
+                for w in targets[item]:
+                    if w in opposing:
+                        n += 1
+                cp = cache[item] = item_power[item] + bonus * n
+            powers.append(cp)
+        if len(powers) > len(own):
+            powers.sort()
+            del powers[:len(powers) - len(own)]
+        totals[side] += sum(powers)
+    env_side, env_power = roster.env_side, roster.env_power
+    for play in table:
+        card = cards[play["card"]]
+        if card.kind == "battle":
+            env = str(card.environment)
+            totals[env_side[env]] += env_power[env]
     return totals
