@@ -105,7 +105,7 @@ def test_help_describes_the_tool_in_plain_words(capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize("argv, line", [
-    (["print", "two-and-two", "-q"], "tts-builder print: unrecognized arguments: -q"),
+    (["print", "two-and-two", "-z"], "tts-builder print: unrecognized arguments: -z"),
     (["validate", "a.json", "--bogus", "-z"], "tts-builder validate: unrecognized arguments: --bogus -z"),
     (["show"], "tts-builder show: the following arguments are required: FILE"),
     (["print", "two-and-two", "--paper", "a3"], "tts-builder print: argument --paper: invalid choice: 'a3'"),
