@@ -169,28 +169,53 @@ def _result_order(keys: Iterable[str]) -> list[str]:
     return [k for k in _RESULT_ORDER if k in keys] + sorted(k for k in keys if k not in _RESULT_ORDER)
 
 
+_PLAIN = (str, int, bool, type(None))  # compared by ==, once their types are the same
+
+
 def _same_json(a: Any, b: Any) -> bool:
     """True only when ``a`` and ``b`` surely have the same canonical JSON: same types all the way
-    down and equal (``True``/``1``/``1.0`` differ). False sends them to canonical_json."""
-    if type(a) is not type(b):
+    down and equal (``True``/``1``/``1.0`` differ). False sends them to canonical_json. Runs on
+    every validated result: scalars are compared in the loop, not by a call each.
+
+    >>> _same_json({"a": [1, "x", None]}, {"a": [1, "x", None]}), _same_json([1], [True]), _same_json(1.0, 1.0)
+    (True, False, False)
+    """
+    ta = type(a)
+    if ta is not type(b):
         return False
-    if type(a) is dict:
-        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
-    if type(a) is list:
-        return len(a) == len(b) and all(map(_same_json, a, b))
-    if type(a) is float:
-        return False  # -0.0 == 0.0, nan != nan: let the text decide
-    return bool(a == b) if type(a) in (str, int, bool) or a is None else False
+    if ta is dict:
+        if a.keys() != b.keys():
+            return False
+        pairs: Iterable[tuple[Any, Any]] = ((v, b[k]) for k, v in a.items())
+    elif ta is list:
+        if len(a) != len(b):
+            return False
+        pairs = zip(a, b)
+    else:  # a float: -0.0 == 0.0, nan != nan: let the text decide
+        return ta in _PLAIN and bool(a == b)
+    for v, w in pairs:
+        tv = type(v)
+        if tv is not type(w):
+            return False
+        if tv in _PLAIN:
+            if v != w:
+                return False
+        elif not _same_json(v, w):
+            return False
+    return True
 
 
-def compare_results(recorded: Mapping[str, Any], replay: Result, *, lenient: bool = False) -> list[Violation]:
+def compare_results(recorded: Mapping[str, Any], replay: Result, *, lenient: bool = False,
+                    ours: Mapping[str, Any] | None = None) -> list[Violation]:
     """Every field of the recorded result against the replay's, each difference named.
 
     Fields the recorder left out are not compared, except what they imply: a result with no
     ``winner`` (nor ``winners``/``outcome``) records a draw, which the replay must also be.
-    A recorded field the replay does not produce is a difference unless ``lenient``.
+    A recorded field the replay does not produce is a difference unless ``lenient``. ``ours`` is
+    ``replay.to_json()`` where the caller has it.
     """
-    ours = replay.to_json()
+    if ours is None:
+        ours = replay.to_json()
     if type(recorded) is dict and not {"winner", "winners", "outcome"}.isdisjoint(recorded) \
             and _same_json(recorded, ours):
         return []  # the same fields with the same values: nothing differs, nothing is implied
@@ -257,7 +282,6 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
     for index, entry in enumerate(moves):
         move = dict(entry)  # split_move, inlined: it runs per move
         player = move.pop("player", None)
-        report.moves_checked = index + 1
         mtype = move.get("type")
         known = fields.get(mtype) if isinstance(mtype, str) else None
         extra = no_extra if known is None or move.keys() <= known else unknown_fields(game.id, move)
@@ -268,7 +292,10 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
             verdict = try_apply(move)
         else:
             verdict = judge_apply(state, player, move)
-        if verdict.ok and extra and not lenient:
+        if verdict.ok and not extra:
+            continue  # the usual move: nothing to note
+        report.moves_checked = index + 1
+        if verdict.ok and not lenient:
             # after the engine's judgement, whose rule is more precise where it reads the field
             # (a Skip card declared with a "flip" is refused under "flip")
             report.violations.append(Violation(
@@ -283,13 +310,14 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
                 report.outcome = _penalty_result(state, player, verdict.rule)
                 report.result = report.outcome.to_json() if report.outcome else None
             return report
+    report.moves_checked = len(moves)
     result = state.result()
     report.finished = result is not None
     report.outcome = result
     report.result = result.to_json() if result else None
     recorded = transcript.get("result")
     if recorded is not None and result is not None:
-        report.violations += compare_results(recorded, result, lenient=lenient)
+        report.violations += compare_results(recorded, result, lenient=lenient, ours=report.result)
     elif recorded is not None and result is None:
         report.violations.append(Violation(None, None, "result", "The transcript records a result, "
                                            "but the game is not over after its last move.", field="result"))
