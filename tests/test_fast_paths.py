@@ -301,10 +301,27 @@ def test_ttc_heuristic_decides_as_evaluating_every_move(players):
 
 
 def _smitten_score_the_long_way(obs, move, rng):
-    """The Smitten 2 heuristic's score with the whole view deep-copied per guess and worded checks."""
+    """The Smitten 2 heuristic's score with the whole view deep-copied per guess and per searched
+    position, every searched move listed in full and checked, and worded checks."""
     from rules.core import copy_json
     from rules.smitten_2.engine import CARDS, SmittenState
-    from rules.smitten_2.heuristic import SAMPLES, SEARCH_LIMIT, _turn_survives
+    from rules.smitten_2.heuristic import SAMPLES, SEARCH_LIMIT
+
+    def _turn_survives(state, budget):  # every position deep-copied, every move listed and checked
+        end = state.s.get("end")
+        if end is not None:
+            return bool(end["won"])
+        if state.s["phase"] != "follow":
+            return True
+        for m in state._progress_moves():
+            if budget[0] <= 0:
+                return True
+            budget[0] -= 1
+            trial = SmittenState(copy_json(state.s))
+            trial.apply(m)
+            if _turn_survives(trial, budget):
+                return True
+        return False
 
     total = 0.0
     for _ in range(SAMPLES):
@@ -347,3 +364,24 @@ def test_smitten_heuristic_scores_as_the_long_way(players, options):
                 assert rng.getstate() == ref.getstate()
                 checked += 1
     assert checked > 30
+
+
+@pytest.mark.parametrize("players, options", SMITTEN_SETTINGS)
+def test_smitten_fork_leaves_the_state_alone(players, options):
+    """The heuristic's light copy of a state (lists copied, dicts shared) covers every list the state
+    holds, and making any legal move on it leaves the original's JSON as it was."""
+    from rules.core import canonical_json
+    from rules.smitten_2.engine import SmittenState
+    from rules.smitten_2.heuristic import _LISTS, _NESTED, _fork
+
+    made = 0
+    for state in _random_states("smitten-2", players, options, range(12)):
+        lists = {k for k, v in state.s.items() if type(v) is list}
+        assert lists == set(_LISTS) | set(_NESTED)
+        assert all(any(type(x) is list for x in state.s[k]) == (k in _NESTED) for k in lists if state.s[k])
+        before = canonical_json(state.s)
+        for move in state.legal_moves():
+            SmittenState(_fork(state.s)).make(move)
+            assert canonical_json(state.s) == before, move
+            made += 1
+    assert made > 200
