@@ -100,6 +100,35 @@ NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
 _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
+def _steps_plan(steps: list[JSONDict]) -> tuple[tuple[JSONDict, bool], ...]:
+    """Each step of an instruction with whether it is flat (its values all scalars), for :func:`_copy_steps`."""
+    return tuple((step, all(type(v) in _SCALARS for v in step.values())) for step in steps)
+
+
+def _copy_steps(plan: tuple[tuple[JSONDict, bool], ...]) -> list[JSONDict]:
+    """A copy of the planned steps (:func:`_steps_plan`) for a state to own: as :func:`copy_json`
+    makes it, a flat step copied in one call."""
+    return [step.copy() if flat else copy_json(step) for step, flat in plan]
+
+
+#: each design's instruction steps (the list in INSTRUCTIONS) and their plan for copying
+_PLANS: dict[str, tuple[list[JSONDict], tuple[tuple[JSONDict, bool], ...]]] = {}
+
+
+def _instruction_steps(card: str) -> list[JSONDict]:
+    """A copy of ``card``'s instruction steps for a state to own (one at every play), planned once
+    per design while the data's step list stays the same list."""
+    key = str(design(card))
+    steps = INSTRUCTIONS[key]["steps"]
+    cached = _PLANS.get(key)
+    if cached is None or cached[0] is not steps:
+        cached = _PLANS[key] = (steps, _steps_plan(steps))
+    return _copy_steps(cached[1])
+
+
 def _is_card_set(deck: list[Any]) -> bool:
     """Whether ``deck`` (as long as the card list) holds each card once: its set is the cards'."""
     try:
@@ -680,7 +709,7 @@ class SmittenState(State):
             if self._won():
                 return
             s["played"], s["played_grid"] = move["card"], move["grid"]
-            s["steps"] = copy_json(INSTRUCTIONS[str(design(move["card"]))]["steps"])
+            s["steps"] = _instruction_steps(move["card"])
             s["revealed"], s["named"], s["placed_grids"] = "", "", []
             s["phase"] = "follow"
         elif t == "flip":
@@ -723,7 +752,7 @@ class SmittenState(State):
         t = move["type"]
         partner = self.partner()
         if t == "choose":
-            s["steps"] = copy_json(step["options"][move["option"]]) + s["steps"]
+            s["steps"] = _copy_steps(_steps_plan(step["options"][move["option"]])) + s["steps"]
         elif t == "name":
             s["named"] = move["value"]
         elif t == "reveal":
