@@ -385,3 +385,51 @@ def test_smitten_fork_leaves_the_state_alone(players, options):
             assert canonical_json(state.s) == before, move
             made += 1
     assert made > 200
+
+
+def _smitten_states_every_policy(players, options):
+    """Positions of random and heuristic Smitten 2 games (the latter get further)."""
+    from rules.players import choose
+    game = rules.get_game("smitten-2")
+    yield from _random_states("smitten-2", players, options, range(6))
+    for seed in range(2):
+        state = game.new_state(seed=seed, options=options, num_players=players)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            yield state
+            state.apply(choose(game, state, "heuristic", rng))
+
+
+@pytest.mark.parametrize("players, options", SMITTEN_SETTINGS)
+def test_smitten_one_pass_judgement_agrees_with_judge(players, options):
+    """Smitten 2's one-pass judgement (try_apply_for) passes only what judge passes, for any seat,
+    legal moves, candidates and mutants alike (a refusal leaves the state alone), and passes every legal play, placement, step and
+    draw of the seat to decide; made, the state is the one judge-then-make gives."""
+    from rules.core import canonical_json, copy_json, judge
+    from rules.mutate import mutants
+    game = rules.get_game("smitten-2")
+    rng = random.Random(7)
+    fast = 0
+    for state in _smitten_states_every_policy(players, options):
+        moves = list(state.legal_moves()) + state._candidates()
+        moves += [m for legal in state.legal_moves()[:3] for m in mutants(legal, state, rng)]
+        before = canonical_json(state.s)
+        for move in moves:
+            for seat in (0, 1, 2, -1, True, None):
+                quick = state._surely_legal(seat, move)
+                verdict = judge(state, seat, move)
+                assert not quick or verdict.ok, (seat, move, verdict)
+                fast += quick
+                if not verdict.ok:  # refused: judge's verdict, the state unchanged
+                    assert state.try_apply_for(seat, move) == verdict
+        assert canonical_json(state.s) == before
+        for move in state.legal_moves():
+            seat = state.player_of(move)
+            if move["type"] not in ("forfeit", "flip", "swap"):
+                assert state._surely_legal(seat, move), move
+            trial = game.state_from_json(copy_json(state.s))
+            ref = game.state_from_json(copy_json(state.s))
+            assert trial.try_apply_for(seat, move) == judge(ref, seat, move)
+            ref.make(move)
+            assert canonical_json(trial.s) == canonical_json(ref.s)
+    assert fast > 200

@@ -556,6 +556,77 @@ class SmittenState(State):
             return _v("hand-full", f"Hand {hand} is full; a refill card goes to a hand with at most 2 cards.")
         return Verdict.legal()
 
+    def try_apply_for(self, player: Any, move: Any) -> Verdict:
+        """:func:`rules.core.judge_apply`: a move :meth:`_surely_legal` passes is made at once;
+        any other takes :func:`rules.core.judge`'s way, which words the refusal."""
+        if self._surely_legal(player, move):
+            self.make(move)
+            return Verdict.legal()
+        return super().try_apply_for(player, move)
+
+    def _surely_legal(self, player: Any, move: Any) -> bool:
+        """True only for a move :func:`rules.core.judge` passes for ``player`` (the game live, the
+        seat one of :meth:`deciders`, :meth:`check_for` legal), judged in one pass over the
+        state: the moves of a game in progress, well formed, by the seat to decide. False is no
+        verdict (the long way gives it)."""
+        s = self.s
+        if "end" in s or type(move) is not dict or type(player) is not int:
+            return False
+        t = move.get("type")
+        if type(t) is not str or move.keys() != _FIELD_SETS.get(t):
+            return False
+        phase = s["phase"]
+        solo = s["mode"] == "solo"
+        if phase == "follow":
+            steps = s["steps"]
+            if not steps:
+                return False
+            step = steps[0]
+            if t != step["do"]:
+                return False
+            active = s["active"]
+            partner = 1 - active
+            if player != (0 if solo else active if step.get("by") == "active" else partner):
+                return False
+            if t == "place":
+                card, grid = move["card"], move["grid"]
+                return (type(card) is str and type(grid) is int and (grid == 0 or grid == 1)
+                        and card in s["hands"][partner] and self._follows(step, card, grid)
+                        and self._position_fault(card, grid, partner) is None)
+            if t == "reveal" or t == "discard":
+                card = move["card"]
+                return type(card) is str and card in s["hands"][partner]
+            if t == "choose":
+                option = move["option"]
+                return type(option) is int and 0 <= option < len(step["options"])
+            if t == "name":
+                value = move["value"]
+                values = step["solo_values"] if solo and "solo_values" in step else step["values"]
+                return (type(value) is int or type(value) is str) and bool(values) \
+                    and type(value) is type(values[0]) and value in values
+            return False
+        if t == "play" and (phase == "turn" or phase == "flipped"):
+            card, grid = move["card"], move["grid"]
+            if not (type(card) is str and type(grid) is int and (grid == 0 or grid == 1)):
+                return False
+            if phase == "flipped" and card != s["forced"]:
+                return False
+            left, right = s["hands"]
+            hand = 0 if card in left else 1 if card in right else None
+            if hand is None:
+                return False
+            if solo:
+                if player != 0 or (s["options"]["solo_left_hand"] and s["plays"] == 0 and hand != 0):
+                    return False
+            elif hand != player or phase != "turn":
+                return False
+            return self._position_fault(card, grid, hand) is None
+        if t == "draw" and phase == "refill" and solo and player == 0:
+            hand = move["hand"]
+            return type(hand) is int and (hand == 0 or hand == 1) \
+                and len(s["hands"][hand]) + (1 if s["down"][hand] else 0) < SOLO_SIZE
+        return False
+
     def check_for(self, player: int, move: Any) -> Verdict:
         verdict = self.check(move)
         if verdict.ok and not self.solo and self.s["phase"] == "turn" and move["type"] == "play" \
