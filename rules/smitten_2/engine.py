@@ -95,6 +95,10 @@ def _neighbours(pos: int) -> list[int]:
 
 
 _CARD_SET = frozenset(CARDS)
+#: the move types that carry out an instruction's step
+_STEP_TYPES = frozenset({"place", "choose", "name", "reveal", "discard"})
+#: empty positions in both grids once WIN_CARDS cards are placed
+_EMPTY_AT_WIN = 2 * SLOTS - WIN_CARDS
 NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
 #: each card's position, looked up (the checks ask for it at every candidate)
 _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
@@ -760,29 +764,34 @@ class SmittenState(State):
         """Make ``move``, already checked."""
         s = self.s
         t = move["type"]
-        if t == "forfeit":
-            s["end"] = {"reason": "forfeit", "won": False}
-            return
-        if t == "say":
-            return
-        if t == "play":
-            hand = self.holder(move["card"])
-            assert hand is not None
-            s["hands"][hand].remove(move["card"])
-            s["grids"][move["grid"]][position(move["card"])] = move["card"]
+        if t in _STEP_TYPES:
+            self._apply_step(move)
+        elif t == "play":
+            card = move["card"]
+            hands = s["hands"]
+            hand = 0 if card in hands[0] else 1
+            hands[hand].remove(card)
+            grids = s["grids"]
+            grids[move["grid"]][_POSITIONS[card]] = card
             s["plays"] += 1
             s["active"] = hand
             s["forced"] = ""
             partner = 1 - hand
-            if s["down"][partner]:  # solo: the partner's face-down card turns up after a play
-                s["hands"][partner].append(s["down"][partner])
-                s["down"][partner] = ""
-            if self._won():
+            down = s["down"]
+            if down[partner]:  # solo: the partner's face-down card turns up after a play
+                hands[partner].append(down[partner])
+                down[partner] = ""
+            if grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN and self._won():
                 return
-            s["played"], s["played_grid"] = move["card"], move["grid"]
-            s["steps"] = _instruction_steps(move["card"])
+            s["played"], s["played_grid"] = card, move["grid"]
+            s["steps"] = _instruction_steps(card)
             s["revealed"], s["named"], s["placed_grids"] = "", "", []
             s["phase"] = "follow"
+        elif t == "forfeit":
+            s["end"] = {"reason": "forfeit", "won": False}
+            return
+        elif t == "say":
+            return
         elif t == "flip":
             hand = move["hand"]
             card = s["down"][hand]
@@ -794,16 +803,16 @@ class SmittenState(State):
                 s["end"] = {"reason": "face-down-unplayable", "won": False}
             return
         elif t == "swap":
-            hand = self.holder(move["card"])
-            assert hand is not None
-            cards = s["hands"][hand]
+            holder = self.holder(move["card"])
+            assert holder is not None
+            cards = s["hands"][holder]
             cards[cards.index(move["card"])] = s["set_aside"][0]
             s["set_aside"][0] = move["card"]
             s["set_aside_up"] = True
             s["swapped"] = True
             self._start_turn()
             return
-        elif t == "draw":
+        else:  # draw
             hand = move["hand"]
             card = s["deck"].pop(0)
             if len(s["hands"][hand]) <= 1:
@@ -813,32 +822,33 @@ class SmittenState(State):
             if not self._refill_needed():
                 self._start_turn()
             return
-        else:
-            self._apply_step(move)
         self._settle()
 
     def _apply_step(self, move: Move) -> None:
         s = self.s
         step = s["steps"].pop(0)
         t = move["type"]
-        partner = self.partner()
-        if t == "choose":
+        partner = 1 - s["active"]
+        if t == "place":
+            card = move["card"]
+            s["hands"][partner].remove(card)
+            grids = s["grids"]
+            grids[move["grid"]][_POSITIONS[card]] = card
+            s["placed_grids"].append(move["grid"])
+            if grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN:
+                self._won()
+        elif t == "choose":
             s["steps"] = _copy_steps(_steps_plan(step["options"][move["option"]])) + s["steps"]
         elif t == "name":
             s["named"] = move["value"]
         elif t == "reveal":
             s["revealed"] = move["card"]
-        elif t == "discard":
+        else:  # discard
             s["hands"][partner].remove(move["card"])
             (s["deck"] if s["deck"] else s["set_aside"]).append(move["card"])
             if self.solo and step.get("solo_flip_rest") and s["down"][partner]:
                 s["hands"][partner].append(s["down"][partner])
                 s["down"][partner] = ""
-        else:  # place
-            s["hands"][partner].remove(move["card"])
-            s["grids"][move["grid"]][position(move["card"])] = move["card"]
-            s["placed_grids"].append(move["grid"])
-            self._won()
 
     def _won(self) -> bool:
         """17 cards in the grids: the finishing touch (the set-aside card) completes them; the table wins."""
@@ -857,7 +867,7 @@ class SmittenState(State):
         """After a step: the turn ends when the instruction is done; the table loses when the next
         step cannot be carried out (assumption S-2)."""
         s = self.s
-        if self.is_terminal():
+        if "end" in s:
             return
         if s["steps"]:
             if not self._can_progress():
