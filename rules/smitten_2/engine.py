@@ -390,18 +390,27 @@ class SmittenState(State):
         phase = s["phase"]
         if phase == "turn":
             if s["mode"] != "solo":  # a duo turn's candidates are plays only, each from its holder's hand
-                left = s["hands"][0]
+                # (_open inlined: a grid's balance and emptiness asked once, each card's position once)
                 g0, g1 = s["grids"]
                 ok0, ok1 = self._balance_allows(0), self._balance_allows(1)
-                for h, cards in enumerate(s["hands"]):
+                any0, any1 = ok0 and g0.count("") == SLOTS, ok1 and g1.count("") == SLOTS
+                for cards in s["hands"]:
                     for c in cards:
-                        if h == 1 and c in left:
-                            continue  # (played from the left hand: checked there)
                         pos = _POSITIONS.get(c)
                         if pos is None:
                             pos = position(c)
-                        if (ok0 and _open(g0, pos)) or (ok1 and _open(g1, pos)):
-                            return True
+                        if ok0 and not g0[pos]:
+                            if any0:
+                                return True
+                            for n in NEIGHBOURS[pos]:
+                                if g0[n]:
+                                    return True
+                        if ok1 and not g1[pos]:
+                            if any1:
+                                return True
+                            for n in NEIGHBOURS[pos]:
+                                if g1[n]:
+                                    return True
                 return False
             play_fault = self._play_fault
             for cards in s["hands"]:
@@ -736,21 +745,27 @@ class SmittenState(State):
         return self._check_position(card, grid, partner)
 
     def _follows(self, step: JSONDict, card: str, grid: int) -> bool:
+        if len(step) == 1:  # {"do": "place"}: no condition
+            return True
         s = self.s
-        where = step.get("grid", "any")
+        get = step.get
+        where = get("grid", "any")
         if where == "same" and grid != s["played_grid"]:
             return False
         if where == "other" and grid == s["played_grid"]:
             return False
         if where == "not-placed" and grid in s["placed_grids"]:
             return False
-        if step.get("row") == "same" and row(card) != row(s["played"]):
+        if get("row") == "same" and row(card) != row(s["played"]):
             return False
-        if step.get("column") == "named" and column(card) != s["named"]:
+        if get("column") == "named" and column(card) != s["named"]:
             return False
-        if step.get("empty_in_both") and any(g[position(card)] for g in s["grids"]):
-            return False
-        which = step.get("card", "any")
+        if get("empty_in_both"):
+            pos = position(card)
+            g0, g1 = s["grids"]
+            if g0[pos] or g1[pos]:
+                return False
+        which = get("card", "any")
         if which == "named":
             which = "revealed" if s["named"] == "revealed" else "not-revealed"
         if which == "revealed" and card != s["revealed"]:
