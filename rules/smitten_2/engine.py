@@ -95,6 +95,8 @@ def _neighbours(pos: int) -> list[int]:
 
 
 _CARD_SET = frozenset(CARDS)
+_LEGAL = Verdict.legal()
+_BOTH = (True, True)
 #: the move types that carry out an instruction's step
 _STEP_TYPES = frozenset({"place", "choose", "name", "reveal", "discard"})
 #: empty positions in both grids once WIN_CARDS cards are placed
@@ -118,19 +120,28 @@ def _copy_steps(plan: tuple[tuple[JSONDict, bool], ...]) -> list[JSONDict]:
     return [step.copy() if flat else copy_json(step) for step, flat in plan]
 
 
-#: each design's instruction steps (the list in INSTRUCTIONS) and their plan for copying
-_PLANS: dict[str, tuple[list[JSONDict], tuple[tuple[JSONDict, bool], ...]]] = {}
+#: each design's instruction steps (the list in INSTRUCTIONS) and their plan for copying (None
+#: when every step is flat)
+_PLANS: dict[str, tuple[list[JSONDict], tuple[tuple[JSONDict, bool], ...] | None]] = {}
 
 
 def _instruction_steps(card: str) -> list[JSONDict]:
     """A copy of ``card``'s instruction steps for a state to own (one at every play), planned once
     per design while the data's step list stays the same list."""
-    key = str(design(card))
+    key = _DESIGN_KEYS.get(card) or str(design(card))
     steps = INSTRUCTIONS[key]["steps"]
     cached = _PLANS.get(key)
     if cached is None or cached[0] is not steps:
-        cached = _PLANS[key] = (steps, _steps_plan(steps))
-    return _copy_steps(cached[1])
+        planned = _steps_plan(steps)
+        cached = _PLANS[key] = (steps, None if all(flat for _, flat in planned) else planned)
+    plan = cached[1]
+    if plan is None:  # every step flat
+        return list(map(dict.copy, steps))
+    return _copy_steps(plan)
+
+
+#: each card's design as the key of INSTRUCTIONS
+_DESIGN_KEYS: dict[str, str] = {c: str(design(c)) for c in CARDS}
 
 
 def _is_card_set(deck: list[Any]) -> bool:
@@ -392,7 +403,7 @@ class SmittenState(State):
             if s["mode"] != "solo":  # a duo turn's candidates are plays only, each from its holder's hand
                 # (_open inlined: a grid's balance and emptiness asked once, each card's position once)
                 g0, g1 = s["grids"]
-                ok0, ok1 = self._balance_allows(0), self._balance_allows(1)
+                ok0, ok1 = self._balance_allows_each()
                 any0, any1 = ok0 and g0.count("") == SLOTS, ok1 and g1.count("") == SLOTS
                 for cards in s["hands"]:
                     for c in cards:
@@ -419,30 +430,51 @@ class SmittenState(State):
                         return True
             if s["mode"] != "solo":  # a duo turn's candidates are plays only
                 return False
-        elif phase == "follow":
-            step = self.step()
-            assert step is not None
+        elif phase == "follow" and s["steps"]:
+            step = s["steps"][0]
             kind = step["do"]
-            if kind in ("reveal", "discard"):
-                return bool(s["hands"][self.partner()])
-            if kind == "choose":
-                return bool(step["options"])
-            if kind == "name":
-                return bool(self._name_values(step))
-            if kind == "place" and not (s["mode"] == "solo" and s["options"]["solo_left_hand"]):
-                # the placements' checks without building them: the grid rules, then the step's own
+            solo = s["mode"] == "solo"
+            if kind == "place" and not (solo and s["options"]["solo_left_hand"]):
+                # the placements' checks without building them: the grid rules (_open inlined), then
+                # the step's own
                 grids = s["grids"]
-                allows = (self._balance_allows(0), self._balance_allows(1))
+                allows = self._balance_allows_each()
                 follows = self._follows
-                for c in s["hands"][self.partner()]:
+                for c in s["hands"][1 - s["active"]]:
                     pos = _POSITIONS.get(c)
                     if pos is None:
                         pos = position(c)
                     for g in (0, 1):
-                        if allows[g] and _open(grids[g], pos) and follows(step, c, g):
-                            return True
+                        if allows[g]:
+                            cells = grids[g]
+                            if cells[pos]:
+                                continue
+                            for n in NEIGHBOURS[pos]:
+                                if cells[n]:
+                                    break
+                            else:
+                                if cells.count("") != SLOTS:  # an empty position holds ""
+                                    continue
+                            if follows(step, c, g):
+                                return True
                 return False
+            if kind == "reveal" or kind == "discard":
+                return bool(s["hands"][1 - s["active"]])
+            if kind == "choose":
+                return bool(step["options"])
+            if kind == "name":
+                return bool(step["solo_values"] if solo and "solo_values" in step else step["values"])
         return any(map(self._candidate_check(), self._candidates()))
+
+    def _balance_allows_each(self) -> tuple[bool, bool]:
+        """:meth:`_balance_allows` for grid 0 and grid 1, the rule's options read once."""
+        s = self.s
+        options = s["options"]
+        if options["solo_balance"] if s["mode"] == "solo" else options["difficulty"] == "hard":
+            g0, g1 = s["grids"]
+            n0, n1 = SLOTS - g0.count(""), SLOTS - g1.count("")
+            return (n0 + 1) - n1 < 2, (n1 + 1) - n0 < 2
+        return _BOTH
 
     def _balance_allows(self, grid: int) -> bool:
         """Whether the balance rule (where in play) lets ``grid`` take a card now
@@ -574,7 +606,7 @@ class SmittenState(State):
         any other takes :func:`rules.core.judge`'s way, which words the refusal."""
         if self._surely_legal(player, move):
             self.make(move)
-            return Verdict.legal()
+            return _LEGAL
         return super().try_apply_for(player, move)
 
     def _surely_legal(self, player: Any, move: Any) -> bool:
