@@ -21,7 +21,7 @@ Moves (plain JSON, the transcript vocabulary)::
 
 In the duo "turn" phase both seats decide (:meth:`deciders`): either may play a card from
 their own hand, and the transcript's ``player`` records who did. The card instructions are
-data (``smitten-2.json`` ``instructions``): a list of steps run by :meth:`_settle`.
+data (``smitten-2.json`` ``instructions``): a list of steps run by :meth:`make`.
 
 State data: ``grids`` two lists of 9 positions (card or ""), ``hands`` the face-up hands
 (duo: each seat's hand), ``down`` each solo hand's face-down card or "", ``deck`` (top
@@ -811,8 +811,29 @@ class SmittenState(State):
         """Make ``move``, already checked."""
         s = self.s
         t = move["type"]
-        if t in _STEP_TYPES:
-            self._apply_step(move)
+        if t in _STEP_TYPES:  # the instruction's next step carried out
+            step = s["steps"].pop(0)
+            partner = 1 - s["active"]
+            if t == "place":
+                card = move["card"]
+                s["hands"][partner].remove(card)
+                grids = s["grids"]
+                grids[move["grid"]][_POSITIONS[card]] = card
+                s["placed_grids"].append(move["grid"])
+                if grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN and self._won():
+                    return
+            elif t == "choose":
+                s["steps"] = _copy_steps(_steps_plan(step["options"][move["option"]])) + s["steps"]
+            elif t == "name":
+                s["named"] = move["value"]
+            elif t == "reveal":
+                s["revealed"] = move["card"]
+            else:  # discard
+                s["hands"][partner].remove(move["card"])
+                (s["deck"] if s["deck"] else s["set_aside"]).append(move["card"])
+                if s["mode"] == "solo" and step.get("solo_flip_rest") and s["down"][partner]:
+                    s["hands"][partner].append(s["down"][partner])
+                    s["down"][partner] = ""
         elif t == "play":
             card = move["card"]
             hands = s["hands"]
@@ -869,33 +890,26 @@ class SmittenState(State):
             if not self._refill_needed():
                 self._start_turn()
             return
-        self._settle()
-
-    def _apply_step(self, move: Move) -> None:
-        s = self.s
-        step = s["steps"].pop(0)
-        t = move["type"]
-        partner = 1 - s["active"]
-        if t == "place":
-            card = move["card"]
-            s["hands"][partner].remove(card)
-            grids = s["grids"]
-            grids[move["grid"]][_POSITIONS[card]] = card
-            s["placed_grids"].append(move["grid"])
-            if grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN:
-                self._won()
-        elif t == "choose":
-            s["steps"] = _copy_steps(_steps_plan(step["options"][move["option"]])) + s["steps"]
-        elif t == "name":
-            s["named"] = move["value"]
-        elif t == "reveal":
-            s["revealed"] = move["card"]
-        else:  # discard
-            s["hands"][partner].remove(move["card"])
-            (s["deck"] if s["deck"] else s["set_aside"]).append(move["card"])
-            if self.solo and step.get("solo_flip_rest") and s["down"][partner]:
-                s["hands"][partner].append(s["down"][partner])
-                s["down"][partner] = ""
+        # After a step (or a play): the turn ends when the instruction is done; the table loses
+        # when the next step cannot be carried out (assumption S-2).
+        if s["steps"]:
+            if not self._can_progress():
+                s["end"] = {"reason": "cannot-follow", "won": False}
+            return
+        s["played"], s["played_grid"], s["revealed"], s["named"], s["placed_grids"] = "", -1, "", "", []
+        if s["mode"] == "solo":
+            if self._refill_needed():
+                s["phase"] = "refill"
+                return
+        else:
+            size = HAND_SIZES[s["options"]["difficulty"]]
+            deck, hands = s["deck"], s["hands"]
+            for seat in (s["active"], 1 - s["active"]):  # the active player draws first
+                while deck and len(hands[seat]) < size:
+                    hands[seat].append(deck.pop(0))
+        s["phase"] = "turn"  # _start_turn, inlined
+        if not self._can_progress():
+            s["end"] = {"reason": "no-play", "won": False}
 
     def _won(self) -> bool:
         """17 cards in the grids: the finishing touch (the set-aside card) completes them; the table wins."""
@@ -909,28 +923,6 @@ class SmittenState(State):
                 break
         s["end"] = {"reason": "all-placed", "won": True}
         return True
-
-    def _settle(self) -> None:
-        """After a step: the turn ends when the instruction is done; the table loses when the next
-        step cannot be carried out (assumption S-2)."""
-        s = self.s
-        if "end" in s:
-            return
-        if s["steps"]:
-            if not self._can_progress():
-                s["end"] = {"reason": "cannot-follow", "won": False}
-            return
-        s["played"], s["played_grid"], s["revealed"], s["named"], s["placed_grids"] = "", -1, "", "", []
-        if self.solo:
-            if self._refill_needed():
-                s["phase"] = "refill"
-                return
-        else:
-            size = HAND_SIZES[s["options"]["difficulty"]]
-            for seat in (s["active"], 1 - s["active"]):  # the active player draws first
-                while s["deck"] and len(s["hands"][seat]) < size:
-                    s["hands"][seat].append(s["deck"].pop(0))
-        self._start_turn()
 
     def _refill_needed(self) -> bool:
         s = self.s
