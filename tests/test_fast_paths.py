@@ -433,3 +433,25 @@ def test_smitten_one_pass_judgement_agrees_with_judge(players, options):
             ref.make(move)
             assert canonical_json(trial.s) == canonical_json(ref.s)
     assert fast > 200
+
+
+def test_smitten_instruction_copies_are_whole_and_own():
+    """A played card's steps, copied by plan (flat dicts, lists of scalars), equal the data and share
+    no dict or list with it, as copy_json's copy would."""
+    from rules.smitten_2.engine import CARDS, INSTRUCTIONS, _instruction_steps, design
+
+    def containers(x):
+        if isinstance(x, dict):
+            yield x
+            for v in x.values():
+                yield from containers(v)
+        elif isinstance(x, list):
+            yield x
+            for v in x:
+                yield from containers(v)
+
+    for card in CARDS:
+        data = INSTRUCTIONS[str(design(card))]["steps"]
+        copy = _instruction_steps(card)
+        assert copy == data
+        assert not {id(c) for c in containers(copy)} & {id(c) for c in containers(data)}, card

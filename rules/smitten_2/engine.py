@@ -109,20 +109,34 @@ _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
-def _steps_plan(steps: list[JSONDict]) -> tuple[tuple[JSONDict, bool], ...]:
-    """Each step of an instruction with whether it is flat (its values all scalars), for :func:`_copy_steps`."""
-    return tuple((step, all(type(v) in _SCALARS for v in step.values())) for step in steps)
+def _step_plan(step: JSONDict) -> tuple[str, ...] | None:
+    """How to copy an instruction step (:func:`_copy_step`): the keys whose values are lists of
+    scalars (the other values being scalars), or None when a value is deeper."""
+    keys = []
+    for key, value in step.items():
+        if type(value) in _SCALARS:
+            continue
+        if type(value) is list and all(type(v) in _SCALARS for v in value):
+            keys.append(key)
+            continue
+        return None
+    return tuple(keys)
 
 
-def _copy_steps(plan: tuple[tuple[JSONDict, bool], ...]) -> list[JSONDict]:
-    """A copy of the planned steps (:func:`_steps_plan`) for a state to own: as :func:`copy_json`
-    makes it, a flat step copied in one call."""
-    return [step.copy() if flat else copy_json(step) for step, flat in plan]
+def _copy_step(step: JSONDict, plan: tuple[str, ...] | None) -> JSONDict:
+    """A copy of ``step`` (planned by :func:`_step_plan`), as :func:`copy_json` makes it."""
+    if plan is None:
+        deep: JSONDict = copy_json(step)
+        return deep
+    out = step.copy()
+    for key in plan:
+        out[key] = step[key][:]
+    return out
 
 
-#: each design's instruction steps (the list in INSTRUCTIONS) and their plan for copying (None
-#: when every step is flat)
-_PLANS: dict[str, tuple[list[JSONDict], tuple[tuple[JSONDict, bool], ...] | None]] = {}
+#: each design's instruction steps (the list in INSTRUCTIONS) and their copy plans (None when every
+#: step is flat)
+_PLANS: dict[str, tuple[list[JSONDict], tuple[tuple[str, ...] | None, ...] | None]] = {}
 
 
 def _instruction_steps(card: str) -> list[JSONDict]:
@@ -132,12 +146,12 @@ def _instruction_steps(card: str) -> list[JSONDict]:
     steps = INSTRUCTIONS[key]["steps"]
     cached = _PLANS.get(key)
     if cached is None or cached[0] is not steps:
-        planned = _steps_plan(steps)
-        cached = _PLANS[key] = (steps, None if all(flat for _, flat in planned) else planned)
-    plan = cached[1]
-    if plan is None:  # every step flat
+        planned = tuple(_step_plan(step) for step in steps)
+        cached = _PLANS[key] = (steps, None if all(p == () for p in planned) else planned)
+    plans = cached[1]
+    if plans is None:  # every step flat
         return list(map(dict.copy, steps))
-    return _copy_steps(plan)
+    return [_copy_step(step, plan) for step, plan in zip(steps, plans)]
 
 
 #: each card's design as the key of INSTRUCTIONS
@@ -823,7 +837,7 @@ class SmittenState(State):
                 if grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN and self._won():
                     return
             elif t == "choose":
-                s["steps"] = _copy_steps(_steps_plan(step["options"][move["option"]])) + s["steps"]
+                s["steps"] = copy_json(step["options"][move["option"]]) + s["steps"]
             elif t == "name":
                 s["named"] = move["value"]
             elif t == "reveal":
