@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 
 import pytest
 
@@ -455,3 +456,23 @@ def test_smitten_instruction_copies_are_whole_and_own():
         copy = _instruction_steps(card)
         assert copy == data
         assert not {id(c) for c in containers(copy)} & {id(c) for c in containers(data)}, card
+
+
+def test_smitten_remembered_options_resolve_as_the_long_way():
+    """Smitten 2 remembers resolved options by their values and types: the same answers and the
+    same refusals as Game.resolve_options, 1 never taken for true after true was resolved."""
+    from rules.core import Game, SetupError
+    game = rules.get_game("smitten-2")
+    asks = [{"solo_easy": True}, {"solo_easy": 1}, {"solo_easy": True}, {"difficulty": "hard"},
+            {"difficulty": "nightmare"}, {"nope": 1}, {}, None, {"difficulty": ["hard"]}]
+    for options in asks * 2:
+        try:
+            expected = Game.resolve_options(game, options)
+        except SetupError as exc:
+            with pytest.raises(SetupError, match=re.escape(str(exc))):
+                game.resolve_options(options)
+            continue
+        got = game.resolve_options(options)
+        assert got == expected
+        got["difficulty"] = "changed"  # the caller's own copy
+    assert game.resolve_options({"solo_easy": True})["difficulty"] == "medium"

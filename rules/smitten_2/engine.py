@@ -177,6 +177,10 @@ def _open(cells: list[str], pos: int) -> bool:
     return cells.count("") == SLOTS  # an empty position holds ""
 
 
+#: resolved options by (items, their value types), for SmittenGame.resolve_options
+_RESOLVED: dict[Any, JSONDict] = {}
+
+
 class SmittenGame(Game):
     id = "smitten-2"
     name = DATA["name"]
@@ -214,6 +218,20 @@ class SmittenGame(Game):
         deck = list(CARDS)
         random.Random(seed).shuffle(deck)
         return SmittenState.start(self._checked(opts, solo), {"deck": deck, "mode": "solo" if solo else "duo"})
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> JSONDict:
+        """:meth:`Game.resolve_options`, remembered per option values and their types (a batch of
+        transcripts mostly plays the same few); a refusal is not remembered."""
+        try:
+            key = (tuple(options.items()), tuple(map(type, options.values()))) if options else ()
+            resolved = _RESOLVED.get(key)
+        except (TypeError, AttributeError):  # an unhashable value, or no mapping: the long way
+            return super().resolve_options(options)
+        if resolved is None:
+            resolved = super().resolve_options(options)
+            if len(_RESOLVED) < 256:
+                _RESOLVED[key] = resolved
+        return dict(resolved)
 
     @staticmethod
     def _checked(opts: JSONDict, solo: bool) -> JSONDict:
