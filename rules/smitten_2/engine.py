@@ -177,6 +177,12 @@ def _open(cells: list[str], pos: int) -> bool:
     return cells.count("") == SLOTS  # an empty position holds ""
 
 
+#: a new game's state data before the deal: every key in its order, the scalars' first values
+_START: JSONDict = {"mode": "", "options": None, "setup": None, "grids": None, "hands": None, "down": None,
+                    "deck": None, "set_aside": None, "set_aside_up": False, "phase": "turn", "active": -1,
+                    "played": "", "played_grid": -1, "steps": None, "revealed": "", "named": "",
+                    "placed_grids": None, "forced": "", "swapped": False, "plays": 0}
+
 #: resolved options by (items, their value types), for SmittenGame.resolve_options
 _RESOLVED: dict[Any, JSONDict] = {}
 
@@ -309,11 +315,13 @@ class SmittenState(State):
             size = HAND_SIZES[options["difficulty"]]
             for h in (0, 1):
                 hands[h] = [deck.pop(0) for _ in range(size)]
-        st = cls({"mode": "solo" if solo else "duo", "options": dict(options), "setup": dict(setup),
-                  "grids": [[""] * SLOTS, [""] * SLOTS], "hands": hands, "down": down, "deck": deck,
-                  "set_aside": set_aside, "set_aside_up": False, "phase": "turn", "active": -1,
-                  "played": "", "played_grid": -1, "steps": [], "revealed": "", "named": "",
-                  "placed_grids": [], "forced": "", "swapped": False, "plays": 0})
+        data = _START.copy()  # the keys in their order, the scalars set; the lists made anew
+        data["mode"] = "solo" if solo else "duo"
+        data["options"], data["setup"] = dict(options), dict(setup)
+        data["grids"] = [[""] * SLOTS, [""] * SLOTS]
+        data["hands"], data["down"], data["deck"], data["set_aside"] = hands, down, deck, set_aside
+        data["steps"], data["placed_grids"] = [], []
+        st = cls(data)
         st._start_turn()
         return st
 
@@ -435,7 +443,7 @@ class SmittenState(State):
             if s["mode"] != "solo":  # a duo turn's candidates are plays only, each from its holder's hand
                 # (_open inlined: a grid's balance and emptiness asked once, each card's position once)
                 g0, g1 = s["grids"]
-                ok0, ok1 = self._balance_allows_each()
+                ok0, ok1 = self._balance_allows_each() if s["options"]["difficulty"] == "hard" else _BOTH
                 any0, any1 = ok0 and g0.count("") == SLOTS, ok1 and g1.count("") == SLOTS
                 for cards in s["hands"]:
                     for c in cards:
@@ -470,8 +478,10 @@ class SmittenState(State):
                 # the placements' checks without building them: the grid rules (_open inlined), then
                 # the step's own
                 grids = s["grids"]
-                allows = self._balance_allows_each()
-                follows = self._follows
+                options = s["options"]
+                allows = self._balance_allows_each() if (options["solo_balance"] if solo
+                                                         else options["difficulty"] == "hard") else _BOTH
+                follows = None if len(step) == 1 else self._follows  # {"do": "place"}: no condition
                 for c in s["hands"][1 - s["active"]]:
                     pos = _POSITIONS.get(c)
                     if pos is None:
@@ -487,7 +497,7 @@ class SmittenState(State):
                             else:
                                 if cells.count("") != SLOTS:  # an empty position holds ""
                                     continue
-                            if follows(step, c, g):
+                            if follows is None or follows(step, c, g):
                                 return True
                 return False
             if kind == "reveal" or kind == "discard":
