@@ -515,6 +515,19 @@ class State:
             self.make(move)
         return verdict
 
+    def try_apply_for(self, player: Any, move: Any) -> Verdict:
+        """:func:`judge`'s verdict on ``player`` making ``move``, the move made when it is legal
+        (the state is unchanged when it is refused): :func:`judge_apply`'s way for a game that
+        judges the seat too (:meth:`check_for`), or for a seat that is not the one to decide. A game
+        may override it with a shorter way to the same verdicts and states."""
+        verdict = judge(self, player, move)
+        if verdict.ok:
+            if type(self).apply is State.apply:
+                self.make(move)  # check_for passed, so check did: made without a second check
+            else:
+                self.apply(move)
+        return verdict
+
     def make(self, move: Move) -> None:
         """Make ``move``, already checked legal. A game implements this, or overrides both
         :meth:`apply` and :meth:`try_apply` (a game whose check plans the move, say)."""
@@ -671,13 +684,7 @@ def judge_apply(state: State, player: Any, move: Any) -> Verdict:
     ``player`` is the one to decide; any other case takes :func:`judge`'s own way."""
     if type(state).check_for is State.check_for and player == state.current_player() and not state.is_terminal():
         return state.try_apply(move)  # a game that judges the seat too (check_for) takes judge's way
-    verdict = judge(state, player, move)
-    if verdict.ok:
-        if type(state).apply is State.apply:
-            state.make(move)  # check_for passed, so check did: made without a second check
-        else:
-            state.apply(move)
-    return verdict
+    return state.try_apply_for(player, move)
 
 
 _JSON_SCALARS = frozenset({str, int, bool, float, type(None)})

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 
 import pytest
 
@@ -301,10 +302,27 @@ def test_ttc_heuristic_decides_as_evaluating_every_move(players):
 
 
 def _smitten_score_the_long_way(obs, move, rng):
-    """The Smitten 2 heuristic's score with the whole view deep-copied per guess and worded checks."""
+    """The Smitten 2 heuristic's score with the whole view deep-copied per guess and per searched
+    position, every searched move listed in full and checked, and worded checks."""
     from rules.core import copy_json
     from rules.smitten_2.engine import CARDS, SmittenState
-    from rules.smitten_2.heuristic import SAMPLES, SEARCH_LIMIT, _turn_survives
+    from rules.smitten_2.heuristic import SAMPLES, SEARCH_LIMIT
+
+    def _turn_survives(state, budget):  # every position deep-copied, every move listed and checked
+        end = state.s.get("end")
+        if end is not None:
+            return bool(end["won"])
+        if state.s["phase"] != "follow":
+            return True
+        for m in state._progress_moves():
+            if budget[0] <= 0:
+                return True
+            budget[0] -= 1
+            trial = SmittenState(copy_json(state.s))
+            trial.apply(m)
+            if _turn_survives(trial, budget):
+                return True
+        return False
 
     total = 0.0
     for _ in range(SAMPLES):
@@ -370,3 +388,114 @@ def test_sample_mutants_picks_what_sampling_every_mutant_picks(game_id):
             assert json.dumps(got) == json.dumps(expected) and got == expected
             assert lazy.getstate() == whole.getstate()
             state.apply(move)
+
+
+@pytest.mark.parametrize("players, options", SMITTEN_SETTINGS)
+def test_smitten_fork_leaves_the_state_alone(players, options):
+    """The heuristic's light copy of a state (lists copied, dicts shared) covers every list the state
+    holds, and making any legal move on it leaves the original's JSON as it was."""
+    from rules.core import canonical_json
+    from rules.smitten_2.engine import SmittenState
+    from rules.smitten_2.heuristic import _LISTS, _NESTED, _fork
+
+    made = 0
+    for state in _random_states("smitten-2", players, options, range(12)):
+        lists = {k for k, v in state.s.items() if type(v) is list}
+        assert lists == set(_LISTS) | set(_NESTED)
+        assert all(any(type(x) is list for x in state.s[k]) == (k in _NESTED) for k in lists if state.s[k])
+        before = canonical_json(state.s)
+        for move in state.legal_moves():
+            SmittenState(_fork(state.s)).make(move)
+            assert canonical_json(state.s) == before, move
+            made += 1
+    assert made > 200
+
+
+def _smitten_states_every_policy(players, options):
+    """Positions of random and heuristic Smitten 2 games (the latter get further)."""
+    from rules.players import choose
+    game = rules.get_game("smitten-2")
+    yield from _random_states("smitten-2", players, options, range(6))
+    for seed in range(2):
+        state = game.new_state(seed=seed, options=options, num_players=players)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            yield state
+            state.apply(choose(game, state, "heuristic", rng))
+
+
+@pytest.mark.parametrize("players, options", SMITTEN_SETTINGS)
+def test_smitten_one_pass_judgement_agrees_with_judge(players, options):
+    """Smitten 2's one-pass judgement (try_apply_for) passes only what judge passes, for any seat,
+    legal moves, candidates and mutants alike (a refusal leaves the state alone), and passes every legal play, placement, step and
+    draw of the seat to decide; made, the state is the one judge-then-make gives."""
+    from rules.core import canonical_json, copy_json, judge
+    from rules.mutate import mutants
+    game = rules.get_game("smitten-2")
+    rng = random.Random(7)
+    fast = 0
+    for state in _smitten_states_every_policy(players, options):
+        moves = list(state.legal_moves()) + state._candidates()
+        moves += [m for legal in state.legal_moves()[:3] for m in mutants(legal, state, rng)]
+        before = canonical_json(state.s)
+        for move in moves:
+            for seat in (0, 1, 2, -1, True, None):
+                quick = state._surely_legal(seat, move)
+                verdict = judge(state, seat, move)
+                assert not quick or verdict.ok, (seat, move, verdict)
+                fast += quick
+                if not verdict.ok:  # refused: judge's verdict, the state unchanged
+                    assert state.try_apply_for(seat, move) == verdict
+        assert canonical_json(state.s) == before
+        for move in state.legal_moves():
+            seat = state.player_of(move)
+            if move["type"] not in ("forfeit", "flip", "swap"):
+                assert state._surely_legal(seat, move), move
+            trial = game.state_from_json(copy_json(state.s))
+            ref = game.state_from_json(copy_json(state.s))
+            assert trial.try_apply_for(seat, move) == judge(ref, seat, move)
+            ref.make(move)
+            assert canonical_json(trial.s) == canonical_json(ref.s)
+    assert fast > 200
+
+
+def test_smitten_instruction_copies_are_whole_and_own():
+    """A played card's steps, copied by plan (flat dicts, lists of scalars), equal the data and share
+    no dict or list with it, as copy_json's copy would."""
+    from rules.smitten_2.engine import CARDS, INSTRUCTIONS, _instruction_steps, design
+
+    def containers(x):
+        if isinstance(x, dict):
+            yield x
+            for v in x.values():
+                yield from containers(v)
+        elif isinstance(x, list):
+            yield x
+            for v in x:
+                yield from containers(v)
+
+    for card in CARDS:
+        data = INSTRUCTIONS[str(design(card))]["steps"]
+        copy = _instruction_steps(card)
+        assert copy == data
+        assert not {id(c) for c in containers(copy)} & {id(c) for c in containers(data)}, card
+
+
+def test_smitten_remembered_options_resolve_as_the_long_way():
+    """Smitten 2 remembers resolved options by their values and types: the same answers and the
+    same refusals as Game.resolve_options, 1 never taken for true after true was resolved."""
+    from rules.core import Game, SetupError
+    game = rules.get_game("smitten-2")
+    asks = [{"solo_easy": True}, {"solo_easy": 1}, {"solo_easy": True}, {"difficulty": "hard"},
+            {"difficulty": "nightmare"}, {"nope": 1}, {}, None, {"difficulty": ["hard"]}]
+    for options in asks * 2:
+        try:
+            expected = Game.resolve_options(game, options)
+        except SetupError as exc:
+            with pytest.raises(SetupError, match=re.escape(str(exc))):
+                game.resolve_options(options)
+            continue
+        got = game.resolve_options(options)
+        assert got == expected
+        got["difficulty"] = "changed"  # the caller's own copy
+    assert game.resolve_options({"solo_easy": True})["difficulty"] == "medium"

@@ -21,7 +21,7 @@ Moves (plain JSON, the transcript vocabulary)::
 
 In the duo "turn" phase both seats decide (:meth:`deciders`): either may play a card from
 their own hand, and the transcript's ``player`` records who did. The card instructions are
-data (``smitten-2.json`` ``instructions``): a list of steps run by :meth:`_settle`.
+data (``smitten-2.json`` ``instructions``): a list of steps run by :meth:`make`.
 
 State data: ``grids`` two lists of 9 positions (card or ""), ``hands`` the face-up hands
 (duo: each seat's hand), ``down`` each solo hand's face-down card or "", ``deck`` (top
@@ -95,9 +95,67 @@ def _neighbours(pos: int) -> list[int]:
 
 
 _CARD_SET = frozenset(CARDS)
+_LEGAL = Verdict.legal()
+_BOTH = (True, True)
+#: the move types that carry out an instruction's step
+_STEP_TYPES = frozenset({"place", "choose", "name", "reveal", "discard"})
+#: empty positions in both grids once WIN_CARDS cards are placed
+_EMPTY_AT_WIN = 2 * SLOTS - WIN_CARDS
 NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
 #: each card's position, looked up (the checks ask for it at every candidate)
 _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
+
+
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
+def _step_plan(step: JSONDict) -> tuple[str, ...] | None:
+    """How to copy an instruction step (:func:`_copy_step`): the keys whose values are lists of
+    scalars (the other values being scalars), or None when a value is deeper."""
+    keys = []
+    for key, value in step.items():
+        if type(value) in _SCALARS:
+            continue
+        if type(value) is list and all(type(v) in _SCALARS for v in value):
+            keys.append(key)
+            continue
+        return None
+    return tuple(keys)
+
+
+def _copy_step(step: JSONDict, plan: tuple[str, ...] | None) -> JSONDict:
+    """A copy of ``step`` (planned by :func:`_step_plan`), as :func:`copy_json` makes it."""
+    if plan is None:
+        deep: JSONDict = copy_json(step)
+        return deep
+    out = step.copy()
+    for key in plan:
+        out[key] = step[key][:]
+    return out
+
+
+#: each design's instruction steps (the list in INSTRUCTIONS) and their copy plans (None when every
+#: step is flat)
+_PLANS: dict[str, tuple[list[JSONDict], tuple[tuple[str, ...] | None, ...] | None]] = {}
+
+
+def _instruction_steps(card: str) -> list[JSONDict]:
+    """A copy of ``card``'s instruction steps for a state to own (one at every play), planned once
+    per design while the data's step list stays the same list."""
+    key = _DESIGN_KEYS.get(card) or str(design(card))
+    steps = INSTRUCTIONS[key]["steps"]
+    cached = _PLANS.get(key)
+    if cached is None or cached[0] is not steps:
+        planned = tuple(_step_plan(step) for step in steps)
+        cached = _PLANS[key] = (steps, None if all(p == () for p in planned) else planned)
+    plans = cached[1]
+    if plans is None:  # every step flat
+        return list(map(dict.copy, steps))
+    return [_copy_step(step, plan) for step, plan in zip(steps, plans)]
+
+
+#: each card's design as the key of INSTRUCTIONS
+_DESIGN_KEYS: dict[str, str] = {c: str(design(c)) for c in CARDS}
 
 
 def _is_card_set(deck: list[Any]) -> bool:
@@ -117,6 +175,16 @@ def _open(cells: list[str], pos: int) -> bool:
         if cells[n]:
             return True
     return cells.count("") == SLOTS  # an empty position holds ""
+
+
+#: a new game's state data before the deal: every key in its order, the scalars' first values
+_START: JSONDict = {"mode": "", "options": None, "setup": None, "grids": None, "hands": None, "down": None,
+                    "deck": None, "set_aside": None, "set_aside_up": False, "phase": "turn", "active": -1,
+                    "played": "", "played_grid": -1, "steps": None, "revealed": "", "named": "",
+                    "placed_grids": None, "forced": "", "swapped": False, "plays": 0}
+
+#: resolved options by (items, their value types), for SmittenGame.resolve_options
+_RESOLVED: dict[Any, JSONDict] = {}
 
 
 class SmittenGame(Game):
@@ -156,6 +224,20 @@ class SmittenGame(Game):
         deck = list(CARDS)
         random.Random(seed).shuffle(deck)
         return SmittenState.start(self._checked(opts, solo), {"deck": deck, "mode": "solo" if solo else "duo"})
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> JSONDict:
+        """:meth:`Game.resolve_options`, remembered per option values and their types (a batch of
+        transcripts mostly plays the same few); a refusal is not remembered."""
+        try:
+            key = (tuple(options.items()), tuple(map(type, options.values()))) if options else ()
+            resolved = _RESOLVED.get(key)
+        except (TypeError, AttributeError):  # an unhashable value, or no mapping: the long way
+            return super().resolve_options(options)
+        if resolved is None:
+            resolved = super().resolve_options(options)
+            if len(_RESOLVED) < 256:
+                _RESOLVED[key] = resolved
+        return dict(resolved)
 
     @staticmethod
     def _checked(opts: JSONDict, solo: bool) -> JSONDict:
@@ -233,11 +315,13 @@ class SmittenState(State):
             size = HAND_SIZES[options["difficulty"]]
             for h in (0, 1):
                 hands[h] = [deck.pop(0) for _ in range(size)]
-        st = cls({"mode": "solo" if solo else "duo", "options": dict(options), "setup": dict(setup),
-                  "grids": [[""] * SLOTS, [""] * SLOTS], "hands": hands, "down": down, "deck": deck,
-                  "set_aside": set_aside, "set_aside_up": False, "phase": "turn", "active": -1,
-                  "played": "", "played_grid": -1, "steps": [], "revealed": "", "named": "",
-                  "placed_grids": [], "forced": "", "swapped": False, "plays": 0})
+        data = _START.copy()  # the keys in their order, the scalars set; the lists made anew
+        data["mode"] = "solo" if solo else "duo"
+        data["options"], data["setup"] = dict(options), dict(setup)
+        data["grids"] = [[""] * SLOTS, [""] * SLOTS]
+        data["hands"], data["down"], data["deck"], data["set_aside"] = hands, down, deck, set_aside
+        data["steps"], data["placed_grids"] = [], []
+        st = cls(data)
         st._start_turn()
         return st
 
@@ -357,18 +441,27 @@ class SmittenState(State):
         phase = s["phase"]
         if phase == "turn":
             if s["mode"] != "solo":  # a duo turn's candidates are plays only, each from its holder's hand
-                left = s["hands"][0]
+                # (_open inlined: a grid's balance and emptiness asked once, each card's position once)
                 g0, g1 = s["grids"]
-                ok0, ok1 = self._balance_allows(0), self._balance_allows(1)
-                for h, cards in enumerate(s["hands"]):
+                ok0, ok1 = self._balance_allows_each() if s["options"]["difficulty"] == "hard" else _BOTH
+                any0, any1 = ok0 and g0.count("") == SLOTS, ok1 and g1.count("") == SLOTS
+                for cards in s["hands"]:
                     for c in cards:
-                        if h == 1 and c in left:
-                            continue  # (played from the left hand: checked there)
                         pos = _POSITIONS.get(c)
                         if pos is None:
                             pos = position(c)
-                        if (ok0 and _open(g0, pos)) or (ok1 and _open(g1, pos)):
-                            return True
+                        if ok0 and not g0[pos]:
+                            if any0:
+                                return True
+                            for n in NEIGHBOURS[pos]:
+                                if g0[n]:
+                                    return True
+                        if ok1 and not g1[pos]:
+                            if any1:
+                                return True
+                            for n in NEIGHBOURS[pos]:
+                                if g1[n]:
+                                    return True
                 return False
             play_fault = self._play_fault
             for cards in s["hands"]:
@@ -377,30 +470,53 @@ class SmittenState(State):
                         return True
             if s["mode"] != "solo":  # a duo turn's candidates are plays only
                 return False
-        elif phase == "follow":
-            step = self.step()
-            assert step is not None
+        elif phase == "follow" and s["steps"]:
+            step = s["steps"][0]
             kind = step["do"]
-            if kind in ("reveal", "discard"):
-                return bool(s["hands"][self.partner()])
-            if kind == "choose":
-                return bool(step["options"])
-            if kind == "name":
-                return bool(self._name_values(step))
-            if kind == "place" and not (s["mode"] == "solo" and s["options"]["solo_left_hand"]):
-                # the placements' checks without building them: the grid rules, then the step's own
+            solo = s["mode"] == "solo"
+            if kind == "place" and not (solo and s["options"]["solo_left_hand"]):
+                # the placements' checks without building them: the grid rules (_open inlined), then
+                # the step's own
                 grids = s["grids"]
-                allows = (self._balance_allows(0), self._balance_allows(1))
-                follows = self._follows
-                for c in s["hands"][self.partner()]:
+                options = s["options"]
+                allows = self._balance_allows_each() if (options["solo_balance"] if solo
+                                                         else options["difficulty"] == "hard") else _BOTH
+                follows = None if len(step) == 1 else self._follows  # {"do": "place"}: no condition
+                for c in s["hands"][1 - s["active"]]:
                     pos = _POSITIONS.get(c)
                     if pos is None:
                         pos = position(c)
                     for g in (0, 1):
-                        if allows[g] and _open(grids[g], pos) and follows(step, c, g):
-                            return True
+                        if allows[g]:
+                            cells = grids[g]
+                            if cells[pos]:
+                                continue
+                            for n in NEIGHBOURS[pos]:
+                                if cells[n]:
+                                    break
+                            else:
+                                if cells.count("") != SLOTS:  # an empty position holds ""
+                                    continue
+                            if follows is None or follows(step, c, g):
+                                return True
                 return False
+            if kind == "reveal" or kind == "discard":
+                return bool(s["hands"][1 - s["active"]])
+            if kind == "choose":
+                return bool(step["options"])
+            if kind == "name":
+                return bool(step["solo_values"] if solo and "solo_values" in step else step["values"])
         return any(map(self._candidate_check(), self._candidates()))
+
+    def _balance_allows_each(self) -> tuple[bool, bool]:
+        """:meth:`_balance_allows` for grid 0 and grid 1, the rule's options read once."""
+        s = self.s
+        options = s["options"]
+        if options["solo_balance"] if s["mode"] == "solo" else options["difficulty"] == "hard":
+            g0, g1 = s["grids"]
+            n0, n1 = SLOTS - g0.count(""), SLOTS - g1.count("")
+            return (n0 + 1) - n1 < 2, (n1 + 1) - n0 < 2
+        return _BOTH
 
     def _balance_allows(self, grid: int) -> bool:
         """Whether the balance rule (where in play) lets ``grid`` take a card now
@@ -527,6 +643,77 @@ class SmittenState(State):
             return _v("hand-full", f"Hand {hand} is full; a refill card goes to a hand with at most 2 cards.")
         return Verdict.legal()
 
+    def try_apply_for(self, player: Any, move: Any) -> Verdict:
+        """:func:`rules.core.judge_apply`: a move :meth:`_surely_legal` passes is made at once;
+        any other takes :func:`rules.core.judge`'s way, which words the refusal."""
+        if self._surely_legal(player, move):
+            self.make(move)
+            return _LEGAL
+        return super().try_apply_for(player, move)
+
+    def _surely_legal(self, player: Any, move: Any) -> bool:
+        """True only for a move :func:`rules.core.judge` passes for ``player`` (the game live, the
+        seat one of :meth:`deciders`, :meth:`check_for` legal), judged in one pass over the
+        state: the moves of a game in progress, well formed, by the seat to decide. False is no
+        verdict (the long way gives it)."""
+        s = self.s
+        if "end" in s or type(move) is not dict or type(player) is not int:
+            return False
+        t = move.get("type")
+        if type(t) is not str or move.keys() != _FIELD_SETS.get(t):
+            return False
+        phase = s["phase"]
+        solo = s["mode"] == "solo"
+        if phase == "follow":
+            steps = s["steps"]
+            if not steps:
+                return False
+            step = steps[0]
+            if t != step["do"]:
+                return False
+            active = s["active"]
+            partner = 1 - active
+            if player != (0 if solo else active if step.get("by") == "active" else partner):
+                return False
+            if t == "place":
+                card, grid = move["card"], move["grid"]
+                return (type(card) is str and type(grid) is int and (grid == 0 or grid == 1)
+                        and card in s["hands"][partner] and self._follows(step, card, grid)
+                        and self._position_fault(card, grid, partner) is None)
+            if t == "reveal" or t == "discard":
+                card = move["card"]
+                return type(card) is str and card in s["hands"][partner]
+            if t == "choose":
+                option = move["option"]
+                return type(option) is int and 0 <= option < len(step["options"])
+            if t == "name":
+                value = move["value"]
+                values = step["solo_values"] if solo and "solo_values" in step else step["values"]
+                return (type(value) is int or type(value) is str) and bool(values) \
+                    and type(value) is type(values[0]) and value in values
+            return False
+        if t == "play" and (phase == "turn" or phase == "flipped"):
+            card, grid = move["card"], move["grid"]
+            if not (type(card) is str and type(grid) is int and (grid == 0 or grid == 1)):
+                return False
+            if phase == "flipped" and card != s["forced"]:
+                return False
+            left, right = s["hands"]
+            hand = 0 if card in left else 1 if card in right else None
+            if hand is None:
+                return False
+            if solo:
+                if player != 0 or (s["options"]["solo_left_hand"] and s["plays"] == 0 and hand != 0):
+                    return False
+            elif hand != player or phase != "turn":
+                return False
+            return self._position_fault(card, grid, hand) is None
+        if t == "draw" and phase == "refill" and solo and player == 0:
+            hand = move["hand"]
+            return type(hand) is int and (hand == 0 or hand == 1) \
+                and len(s["hands"][hand]) + (1 if s["down"][hand] else 0) < SOLO_SIZE
+        return False
+
     def check_for(self, player: int, move: Any) -> Verdict:
         verdict = self.check(move)
         if verdict.ok and not self.solo and self.s["phase"] == "turn" and move["type"] == "play" \
@@ -632,21 +819,27 @@ class SmittenState(State):
         return self._check_position(card, grid, partner)
 
     def _follows(self, step: JSONDict, card: str, grid: int) -> bool:
+        if len(step) == 1:  # {"do": "place"}: no condition
+            return True
         s = self.s
-        where = step.get("grid", "any")
+        get = step.get
+        where = get("grid", "any")
         if where == "same" and grid != s["played_grid"]:
             return False
         if where == "other" and grid == s["played_grid"]:
             return False
         if where == "not-placed" and grid in s["placed_grids"]:
             return False
-        if step.get("row") == "same" and row(card) != row(s["played"]):
+        if get("row") == "same" and row(card) != row(s["played"]):
             return False
-        if step.get("column") == "named" and column(card) != s["named"]:
+        if get("column") == "named" and column(card) != s["named"]:
             return False
-        if step.get("empty_in_both") and any(g[position(card)] for g in s["grids"]):
-            return False
-        which = step.get("card", "any")
+        if get("empty_in_both"):
+            pos = position(card)
+            g0, g1 = s["grids"]
+            if g0[pos] or g1[pos]:
+                return False
+        which = get("card", "any")
         if which == "named":
             which = "revealed" if s["named"] == "revealed" else "not-revealed"
         if which == "revealed" and card != s["revealed"]:
@@ -660,29 +853,55 @@ class SmittenState(State):
         """Make ``move``, already checked."""
         s = self.s
         t = move["type"]
-        if t == "forfeit":
-            s["end"] = {"reason": "forfeit", "won": False}
-            return
-        if t == "say":
-            return
-        if t == "play":
-            hand = self.holder(move["card"])
-            assert hand is not None
-            s["hands"][hand].remove(move["card"])
-            s["grids"][move["grid"]][position(move["card"])] = move["card"]
+        if t in _STEP_TYPES:  # the instruction's next step carried out
+            step = s["steps"].pop(0)
+            partner = 1 - s["active"]
+            if t == "place":
+                card = move["card"]
+                s["hands"][partner].remove(card)
+                grids = s["grids"]
+                grids[move["grid"]][_POSITIONS[card]] = card
+                s["placed_grids"].append(move["grid"])
+                if grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN and self._won():
+                    return
+            elif t == "choose":
+                s["steps"] = copy_json(step["options"][move["option"]]) + s["steps"]
+            elif t == "name":
+                s["named"] = move["value"]
+            elif t == "reveal":
+                s["revealed"] = move["card"]
+            else:  # discard
+                s["hands"][partner].remove(move["card"])
+                (s["deck"] if s["deck"] else s["set_aside"]).append(move["card"])
+                if s["mode"] == "solo" and step.get("solo_flip_rest") and s["down"][partner]:
+                    s["hands"][partner].append(s["down"][partner])
+                    s["down"][partner] = ""
+        elif t == "play":
+            card = move["card"]
+            hands = s["hands"]
+            hand = 0 if card in hands[0] else 1
+            hands[hand].remove(card)
+            grids = s["grids"]
+            grids[move["grid"]][_POSITIONS[card]] = card
             s["plays"] += 1
             s["active"] = hand
             s["forced"] = ""
             partner = 1 - hand
-            if s["down"][partner]:  # solo: the partner's face-down card turns up after a play
-                s["hands"][partner].append(s["down"][partner])
-                s["down"][partner] = ""
-            if self._won():
+            down = s["down"]
+            if down[partner]:  # solo: the partner's face-down card turns up after a play
+                hands[partner].append(down[partner])
+                down[partner] = ""
+            if grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN and self._won():
                 return
-            s["played"], s["played_grid"] = move["card"], move["grid"]
-            s["steps"] = copy_json(INSTRUCTIONS[str(design(move["card"]))]["steps"])
+            s["played"], s["played_grid"] = card, move["grid"]
+            s["steps"] = _instruction_steps(card)
             s["revealed"], s["named"], s["placed_grids"] = "", "", []
             s["phase"] = "follow"
+        elif t == "forfeit":
+            s["end"] = {"reason": "forfeit", "won": False}
+            return
+        elif t == "say":
+            return
         elif t == "flip":
             hand = move["hand"]
             card = s["down"][hand]
@@ -694,16 +913,16 @@ class SmittenState(State):
                 s["end"] = {"reason": "face-down-unplayable", "won": False}
             return
         elif t == "swap":
-            hand = self.holder(move["card"])
-            assert hand is not None
-            cards = s["hands"][hand]
+            holder = self.holder(move["card"])
+            assert holder is not None
+            cards = s["hands"][holder]
             cards[cards.index(move["card"])] = s["set_aside"][0]
             s["set_aside"][0] = move["card"]
             s["set_aside_up"] = True
             s["swapped"] = True
             self._start_turn()
             return
-        elif t == "draw":
+        else:  # draw
             hand = move["hand"]
             card = s["deck"].pop(0)
             if len(s["hands"][hand]) <= 1:
@@ -713,32 +932,26 @@ class SmittenState(State):
             if not self._refill_needed():
                 self._start_turn()
             return
+        # After a step (or a play): the turn ends when the instruction is done; the table loses
+        # when the next step cannot be carried out (assumption S-2).
+        if s["steps"]:
+            if not self._can_progress():
+                s["end"] = {"reason": "cannot-follow", "won": False}
+            return
+        s["played"], s["played_grid"], s["revealed"], s["named"], s["placed_grids"] = "", -1, "", "", []
+        if s["mode"] == "solo":
+            if self._refill_needed():
+                s["phase"] = "refill"
+                return
         else:
-            self._apply_step(move)
-        self._settle()
-
-    def _apply_step(self, move: Move) -> None:
-        s = self.s
-        step = s["steps"].pop(0)
-        t = move["type"]
-        partner = self.partner()
-        if t == "choose":
-            s["steps"] = copy_json(step["options"][move["option"]]) + s["steps"]
-        elif t == "name":
-            s["named"] = move["value"]
-        elif t == "reveal":
-            s["revealed"] = move["card"]
-        elif t == "discard":
-            s["hands"][partner].remove(move["card"])
-            (s["deck"] if s["deck"] else s["set_aside"]).append(move["card"])
-            if self.solo and step.get("solo_flip_rest") and s["down"][partner]:
-                s["hands"][partner].append(s["down"][partner])
-                s["down"][partner] = ""
-        else:  # place
-            s["hands"][partner].remove(move["card"])
-            s["grids"][move["grid"]][position(move["card"])] = move["card"]
-            s["placed_grids"].append(move["grid"])
-            self._won()
+            size = HAND_SIZES[s["options"]["difficulty"]]
+            deck, hands = s["deck"], s["hands"]
+            for seat in (s["active"], 1 - s["active"]):  # the active player draws first
+                while deck and len(hands[seat]) < size:
+                    hands[seat].append(deck.pop(0))
+        s["phase"] = "turn"  # _start_turn, inlined
+        if not self._can_progress():
+            s["end"] = {"reason": "no-play", "won": False}
 
     def _won(self) -> bool:
         """17 cards in the grids: the finishing touch (the set-aside card) completes them; the table wins."""
@@ -752,28 +965,6 @@ class SmittenState(State):
                 break
         s["end"] = {"reason": "all-placed", "won": True}
         return True
-
-    def _settle(self) -> None:
-        """After a step: the turn ends when the instruction is done; the table loses when the next
-        step cannot be carried out (assumption S-2)."""
-        s = self.s
-        if self.is_terminal():
-            return
-        if s["steps"]:
-            if not self._can_progress():
-                s["end"] = {"reason": "cannot-follow", "won": False}
-            return
-        s["played"], s["played_grid"], s["revealed"], s["named"], s["placed_grids"] = "", -1, "", "", []
-        if self.solo:
-            if self._refill_needed():
-                s["phase"] = "refill"
-                return
-        else:
-            size = HAND_SIZES[s["options"]["difficulty"]]
-            for seat in (s["active"], 1 - s["active"]):  # the active player draws first
-                while s["deck"] and len(s["hands"][seat]) < size:
-                    s["hands"][seat].append(s["deck"].pop(0))
-        self._start_turn()
 
     def _refill_needed(self) -> bool:
         s = self.s
