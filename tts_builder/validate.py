@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, judge_apply, name_in, seat_label
+from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, name_in, seat_label
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
@@ -278,6 +278,7 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
     # (try_apply) when the seat is the one to move
     once = type(state).check_for is State.check_for
     current, is_terminal, try_apply = state.current_player, state.is_terminal, state.try_apply
+    try_apply_for = state.try_apply_for  # judge_apply's other way
     no_extra: list[str] = []  # shared, never changed
     for index, entry in enumerate(moves):
         move = dict(entry)  # split_move, inlined: it runs per move
@@ -291,7 +292,7 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
         if once and player == current() and not is_terminal():
             verdict = try_apply(move)
         else:
-            verdict = judge_apply(state, player, move)
+            verdict = try_apply_for(player, move)
         if verdict.ok and not extra:
             continue  # the usual move: nothing to note
         report.moves_checked = index + 1
