@@ -962,3 +962,33 @@ def test_heuristic_side_tops_match_the_slot_by_slot_replay(players: int) -> None
                 checked += 1
             state.apply(choose(GAME, state, "random", rng))
     assert checked > 1000
+
+
+def test_json_strings_lists_every_string_the_state_json_holds() -> None:
+    """The mutants' hook (rules.mutate): the same set a walk of the whole JSON finds, in every
+    position of games under each policy, seat count and several options, after a forfeit, and
+    for a loaded state carrying values the engine never writes."""
+    from rules.mutate import _strings
+    from rules.players import choose
+
+    option_sets: list[dict[str, Any]] = [{}, {"duplicate_item": "duplicate-card"}, {"seat0_side": "dark"},
+                                         {"wielder_bonus": "one-copy", "open_hands": True}]
+    checked = 0
+    for seed in range(12):
+        players = (2, 4, 6)[seed % 3]
+        state = GAME.new_state(seed=seed, options=option_sets[seed % 4], num_players=players)
+        rng = random.Random(seed)
+        policy = ("random", "heuristic")[seed % 2]
+        while not state.is_terminal():
+            assert state.json_strings() == _strings(state.to_json())
+            checked += 1
+            state.apply(choose(GAME, state, policy, rng) if rng.random() > 0.01 else {"type": "forfeit"})
+        assert state.json_strings() == _strings(state.to_json())
+    assert checked > 300
+    data = random_playout(3)[0].to_json()
+    data["phase"], data["round"] = "play", 5
+    data["warriors"]["dark"].append({"warrior": "renegade", "level": 0, "card": "b01", "seat": 1,
+                                     "replaced": True, "note": ["x-note", {"deep": "y-note"}]})
+    data["hands"][0] += [7, "z-note"]
+    odd = GAME.state_from_json(data)
+    assert {"x-note", "y-note", "z-note"} <= odd.json_strings() and odd.json_strings() == _strings(odd.to_json())

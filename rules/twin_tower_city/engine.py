@@ -33,6 +33,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from rules.core import (Game, IllegalMove, JSONDict, Move, MoveSequence, Result, RuleRef, SetupError, State,
                         Verdict, view_zone)
+from rules.mutate import _strings
 from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_data, load_deck_data,
                                          parse_deck)
 from rules.twin_tower_city.heuristic import heuristic_move
@@ -91,6 +92,17 @@ def _copy(value: Any) -> Any:
 # Copies of the state's own JSON data, shape by shape (what ``_copy`` does, a C-level dict.copy
 # per record): the warrior slots and item copies hold scalars only, a table entry a list of swaps
 # at most, a round record these three and its totals. Key order is kept.
+def _add_strings(out: set[str], values: Any) -> None:
+    """Add to ``out`` every string value among ``values`` (a JSON value's items), walking any
+    that is not a plain scalar (:func:`rules.mutate._strings`)."""
+    add = out.add
+    for v in values:
+        if type(v) is str:
+            add(v)
+        elif type(v) not in _SCALARS:
+            out |= _strings(v)
+
+
 def _copy_table(table: list[JSONDict]) -> list[JSONDict]:
     """A copy of a ``table`` list (entries of :func:`place_battle` and :meth:`TTCState._make`)."""
     out = [entry.copy() for entry in table]
@@ -429,6 +441,9 @@ class TTCState(State):
         self.seat_names: tuple[str, ...] = SEAT_NAMES  # not game data: how messages name the seats
         #: option duplicate_item = duplicate-card: replacements record the card they stand on
         self._homes = opts["duplicate_item"] == "duplicate-card"
+        #: json_strings' strings of the parts that no longer change (game id, options, setup, the
+        #: finished rounds), with the count of finished rounds they cover
+        self._fixed_strings: tuple[int, set[str]] | None = None
 
     @classmethod
     def start(cls, game: TwinTowerCity, opts: JSONDict, setup: JSONDict) -> "TTCState":
@@ -891,6 +906,26 @@ class TTCState(State):
 
     def num_players(self) -> int:
         return self._n
+
+    def json_strings(self) -> set[str]:
+        """Every string value in :meth:`to_json` (the mutants' hook, see ``rules.mutate``): the
+        parts that no longer change (options, setup, finished rounds) walked once and kept, the
+        current round's records read value by value (anything not a plain scalar walked)."""
+        fixed = self._fixed_strings
+        if fixed is None or fixed[0] != len(self._rounds):
+            fixed = self._fixed_strings = (len(self._rounds),
+                                           _strings([self.game.id, self._opts, self._setup, self._rounds]))
+        out = set(fixed[1])
+        _add_strings(out, (self._phase, self._forfeited))
+        for hand in self._hands:
+            _add_strings(out, hand)
+        for records in (self._table, *self._warriors.values(), *self._items.values()):
+            for rec in records:
+                if type(rec) is dict:
+                    _add_strings(out, rec.values())
+                else:
+                    out |= _strings(rec)
+        return out
 
     def to_json(self) -> JSONDict:
         return {
