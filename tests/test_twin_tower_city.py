@@ -992,3 +992,52 @@ def test_json_strings_lists_every_string_the_state_json_holds() -> None:
     data["hands"][0] += [7, "z-note"]
     odd = GAME.state_from_json(data)
     assert {"x-note", "y-note", "z-note"} <= odd.json_strings() and odd.json_strings() == _strings(odd.to_json())
+
+
+def _near_misses(move: dict[str, Any]) -> list[Any]:
+    """Hand-made variants of a legal nullify-items or play-army move that the fast paths of
+    TTCState._validate must leave to _judge: reordered, repeated, dropped or swapped entries,
+    str subclasses, extra or missing keys."""
+
+    class Id(str):
+        pass
+
+    out: list[Any] = []
+    if move["type"] == "nullify-items":
+        items = move["items"]
+        out += [{**move, "items": items[::-1]}, {**move, "items": items + items[:1]}, {**move, "items": items[1:]},
+                {**move, "items": [Id(i) for i in items]}, {**move, "items": tuple(items)},
+                {**move, "items": ["muzzle"] * len(items)}, {**move, "items": ["x22-missile"] * len(items)}]
+    else:
+        swaps = move["swaps"]
+        out += [{**move, "swaps": swaps[::-1]}, {**move, "swaps": swaps + swaps[:1]}, {**move, "swaps": swaps[1:]},
+                {**move, "swaps": [{"replace": s["with"], "with": s["replace"]} for s in swaps]},
+                {**move, "swaps": [{**s, "with": s["replace"]} for s in swaps]},
+                {**move, "swaps": [{"replace": s["replace"], "with": swaps[0]["with"]} for s in swaps]},
+                {**move, "swaps": [{"replace": Id(s["replace"]), "with": s["with"]} for s in swaps]},
+                {**move, "swaps": [{**s, "extra": 1} for s in swaps]}, {**move, "swaps": [{"replace": "x"}]},
+                {**move, "card": Id(move["card"])}, {**move, "swaps": [swaps[0]] * 3} if swaps else move]
+    return out + [{**move, "extra": 1}]
+
+
+def test_fast_paths_of_validate_judge_as_the_full_checks() -> None:
+    """TTCState._validate's shortcuts (a Battle card, a nullify-items choice, an Army play) give
+    the verdict and plan of _judge's full checks, for every legal move, the check-lua mutants
+    and hand-made near misses, in games of each seat count and several options."""
+    from rules.mutate import mutants
+
+    option_sets: list[dict[str, Any]] = [{}, {"duplicate_item": "duplicate-card"}, {"wielder_bonus": "one-copy"}]
+    compared = Counter()
+    for seed in range(9):
+        state = GAME.new_state(seed=seed, options=option_sets[seed % 3], num_players=(2, 4, 6)[seed % 3])
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_moves()
+            picks = [m for m in legal if m["type"] in ("nullify-items", "play-army")]
+            for move in rng.sample(picks, min(6, len(picks))) + legal[:3]:
+                for cand in [move, *mutants(move, state, rng), *(_near_misses(move) if move in picks else [])]:
+                    assert state._validate(cand) == state._judge(cand), cand
+                    compared[cand["type"] if isinstance(cand, dict) and isinstance(cand.get("type"), str)
+                             else "?"] += 1
+            state.apply(legal[rng.randrange(len(legal) - 1)])
+    assert compared["nullify-items"] > 300 and compared["play-army"] > 1000 and compared["play-battle"] > 300

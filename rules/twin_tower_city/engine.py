@@ -74,6 +74,7 @@ _LEGAL = Verdict.legal()
 #: the Battle cards by id
 _BATTLE_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "battle"}
 _BATTLE_IDS = frozenset(_BATTLE_CARDS)
+_ARMY_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "army"}
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
@@ -674,12 +675,75 @@ class TTCState(State):
         # The commonest legal move first: a Battle card from the hand while the cards are played
         # (what the full checks below find for it, with nothing else to refuse: a Battle card may
         # be the second or the third card).
-        if type(move) is dict and len(move) == 2 and move.get("type") == "play-battle" and self._phase == "play":
-            cid = move.get("card")
-            card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
-            if card is not None and cid in self._hands[self._order[self._step]]:
-                return _LEGAL, ("battle", card)
+        if type(move) is dict and len(move) == 2:
+            mtype = move.get("type")
+            if mtype == "play-battle" and self._phase == "play":
+                cid = move.get("card")
+                card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
+                if card is not None and cid in self._hands[self._order[self._step]]:
+                    return _LEGAL, ("battle", card)
+            elif mtype == "nullify-items" and self._phase == "nullify":
+                # the decider naming exactly its excess of item ids it has in play: what _judge
+                # finds for it (any refusal is left to _judge, which words it)
+                chosen = move.get("items")
+                if type(chosen) is list and len(chosen) == self._need and self._decider is not None:
+                    taken = self._nullify_indexes(self._decider, chosen)
+                    if taken is not None:
+                        return _LEGAL, ("nullify", self._decider, taken)
+        elif type(move) is dict and len(move) == 3 and move.get("type") == "play-army" and self._phase == "play":
+            plan = self._army_plan(move)
+            if plan is not None:
+                return _LEGAL, plan
         return self._judge(move)
+
+    def _army_plan(self, move: JSONDict) -> Plan | None:
+        """The plan of a well-formed legal Army play, every check of :meth:`_judge` for one, in
+        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it)."""
+        cid = move.get("card")
+        card = _ARMY_CARDS.get(cid) if type(cid) is str else None
+        swaps = move.get("swaps")
+        if card is None or type(swaps) is not list or len(swaps) > MAX_SWAPS:
+            return None
+        step = self._step
+        p = self._order[step]
+        hand = self._hands[p]
+        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
+            return None
+        pairs: list[tuple[str, str]] = []
+        army = card.army
+        for sw in swaps:
+            if type(sw) is not dict or len(sw) != 2:
+                return None
+            t, w = sw.get("replace"), sw.get("with")
+            if type(t) is not str or type(w) is not str or t == w or w not in army:
+                return None
+            pairs.append((t, w))
+        if len(pairs) > 1:
+            if len({w for _, w in pairs}) != len(pairs):
+                return None
+            pairs.sort()
+        found = self._resolve(self._side[p], [t for t, _ in pairs])
+        if isinstance(found, str):
+            return None
+        return ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
+
+    def _nullify_indexes(self, side: str, chosen: list[Any]) -> list[int] | None:
+        """The indexes of ``side``'s items that ``chosen`` (plain strings) nullifies: for each id in
+        sorted order its first un-nullified copy not yet taken, in table order; None when an entry
+        is not a plain string or names no such copy."""
+        for item in chosen:
+            if type(item) is not str:
+                return None
+        its = self._items[side]
+        taken: list[int] = []
+        for item in sorted(chosen):
+            for n, it in enumerate(its):
+                if it["item"] == item and not it["nullified"] and n not in taken:
+                    taken.append(n)
+                    break
+            else:
+                return None
+        return taken
 
     def _judge(self, move: Any) -> tuple[Verdict, Plan]:
         """Every check of :meth:`_validate`, in order."""
