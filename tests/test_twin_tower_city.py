@@ -1041,3 +1041,56 @@ def test_fast_paths_of_validate_judge_as_the_full_checks() -> None:
                              else "?"] += 1
             state.apply(legal[rng.randrange(len(legal) - 1)])
     assert compared["nullify-items"] > 300 and compared["play-army"] > 1000 and compared["play-battle"] > 300
+
+
+def test_setup_shortcut_judges_as_the_full_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """validate_setup's shortcut for a seat dealt by the rules (engine._dealt_as_ruled) gives the
+    same clean setup, or the same refusal, as the card-by-card checks, on deals and deals spoiled
+    in each way a recorded setup can be wrong."""
+    from rules.twin_tower_city import engine
+
+    def outcome(setup: dict[str, Any], players: int) -> Any:
+        opts = GAME._seat_options({}, players)
+        try:
+            return GAME.validate_setup(setup, players, opts)
+        except SetupError as exc:
+            return str(exc)
+
+    def spoiled(setup: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+        out = []
+        other = [c for c in CARDS if c not in setup["seats"][0]["hand"]]
+        for change in range(9):
+            s = json.loads(json.dumps(setup))
+            seat = s["seats"][rng.randrange(len(s["seats"]))]
+            hand, starters = seat["hand"], seat["starters"]
+            if change == 0:
+                hand[rng.randrange(len(hand))] = rng.choice(other)
+            elif change == 1:
+                hand[rng.randrange(len(hand))] = hand[rng.randrange(len(hand))]
+            elif change == 2:
+                hand.pop()
+            elif change == 3:
+                starters[0] = hand[0] if rng.random() < 0.5 else rng.choice(other)
+            elif change == 4:
+                hand.append(["not", "hashable"])
+            elif change == 5:
+                starters.append(starters[0])
+            elif change == 6:
+                hand[0] = "no-such-card"
+            elif change == 7:
+                s["seats"][-1]["hand"][-1] = s["seats"][-2]["hand"][-1]
+            else:
+                hand[-1], starters[-1] = starters[-1], hand[-1]
+            out.append(s)
+        return out
+
+    cases = []
+    for seed in range(30):
+        players = (2, 4, 6)[seed % 3]
+        setup = GAME.new_state(seed=seed, num_players=players).setup()
+        cases += [(s, players) for s in [setup, *spoiled(setup, random.Random(seed))]]
+    fast = [outcome(s, n) for s, n in cases]
+    monkeypatch.setattr(engine, "_dealt_as_ruled", lambda *args: False)
+    assert fast == [outcome(s, n) for s, n in cases]
+    refused = sum(isinstance(x, str) for x in fast)
+    assert 150 < refused < len(cases) - 30, refused

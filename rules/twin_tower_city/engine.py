@@ -93,6 +93,28 @@ def _copy(value: Any) -> Any:
 # Copies of the state's own JSON data, shape by shape (what ``_copy`` does, a C-level dict.copy
 # per record): the warrior slots and item copies hold scalars only, a table entry a list of swaps
 # at most, a round record these three and its totals. Key order is kept.
+#: the hand of a seat dealt by the rules: this many cards of each kind (the Army and Warrior
+#: cards of the seat's side)
+_HAND_COUNTS = (DEAL["battle"] - DEAL["starters"], DEAL["army"], DEAL["warrior"])
+_OWN_ARMY = {side: frozenset(ids) for side, ids in ARMY_IDS.items()}
+_OWN_WARRIOR = {side: frozenset(ids) for side, ids in WARRIOR_IDS.items()}
+
+
+def _dealt_as_ruled(starters: list[Any], hand: list[Any], side: str) -> bool:
+    """True when a seat's recorded cards surely pass :meth:`TwinTowerCity.validate_setup`'s checks
+    of one seat: the starters all Battle cards, the hand distinct known cards of the dealt kinds,
+    its Army and Warrior cards of ``side``. False leaves the seat to those checks (which word
+    what is wrong, or pass it: a card twice in one hand is left to the deck check)."""
+    try:
+        if len(starters) != DEAL["starters"] or not _BATTLE_IDS.issuperset(starters):
+            return False
+        cards = set(hand)
+    except TypeError:  # an unhashable entry
+        return False
+    return len(cards) == len(hand) == sum(_HAND_COUNTS) and \
+        (len(cards & _BATTLE_IDS), len(cards & _OWN_ARMY[side]), len(cards & _OWN_WARRIOR[side])) == _HAND_COUNTS
+
+
 def _add_strings(out: set[str], values: Any) -> None:
     """Add to ``out`` every string value among ``values`` (a JSON value's items), walking any
     that is not a plain scalar (:func:`rules.mutate._strings`)."""
@@ -362,6 +384,9 @@ class TwinTowerCity(Game):
                 raise SetupError(f"setup seat {seat}: needs 'starters' and 'hand' lists")
             starters, hand = list(entry["starters"]), list(entry["hand"])
             side = self.seat_side(seat, opts)
+            if _dealt_as_ruled(starters, hand, side):
+                clean.append({"starters": starters, "hand": sorted(hand)})
+                continue
             try:  # each card's kind looked up once; a miss (or an unhashable entry) names the first unknown card
                 starter_kinds = [_KIND_OF[c] for c in starters]
                 kinds = [_KIND_OF[c] for c in hand]
@@ -482,9 +507,13 @@ class TTCState(State):
         self._table, self._warriors, self._items = new_layout()
         self._phase = "play"
         self._step = 0
-        for seat in range(self._n):
-            self._place_battle(seat, CARDS[self._setup["seats"][seat]["starters"][self._round - 1]], 1)
-        self._refresh()
+        table, warriors, items = self._table, self._warriors, self._items
+        index = self._round - 1
+        for seat, entry in enumerate(self._setup["seats"]):
+            place_battle(table, warriors, items, seat, CARDS[entry["starters"][index]], 1)
+        self._order = self._play_order()  # _refresh in play
+        self._decider = None
+        self._need = 0
 
     def _place_battle(self, seat: int, card: Card, stage: int) -> None:
         place_battle(self._table, self._warriors, self._items, seat, card, stage)
@@ -615,6 +644,22 @@ class TTCState(State):
         self._make(plan)
 
     def try_apply(self, move: Any) -> Verdict:
+        # _validate's Battle card shortcut and _make's common case for it, inlined (most moves)
+        if type(move) is dict and len(move) == 2 and self._phase == "play" and move.get("type") == "play-battle":
+            cid = move.get("card")
+            card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
+            if card is not None:
+                step = self._step
+                p = self._order[step]
+                hand = self._hands[p]
+                if cid in hand:
+                    hand.remove(cid)
+                    place_battle(self._table, self._warriors, self._items, p, card, 2 if step < self._n else 3)
+                    if step + 1 < len(self._order):
+                        self._step = step + 1
+                    else:
+                        self._after_play()
+                    return _LEGAL
         verdict, plan = self._validate(move)
         if verdict.ok:
             self._make(plan)
