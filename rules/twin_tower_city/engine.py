@@ -37,8 +37,9 @@ from rules.mutate import _strings
 from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_data, load_deck_data,
                                          parse_deck)
 from rules.twin_tower_city.heuristic import heuristic_move
-from rules.twin_tower_city.scoring import (copy_powers, duplicate_item_indexes, excess_items, new_layout,
-                                           place_battle, present, replace_warrior, round_totals, score_round)
+from rules.twin_tower_city.scoring import (copy_powers, default_scoring, default_totals, duplicate_item_indexes,
+                                           excess_items, new_layout, place_battle, present, replace_warrior,
+                                           round_totals, score_round)
 
 DATA: dict[str, Any] = load_data()
 ROSTER: Roster = Roster.from_data(DATA)
@@ -406,7 +407,8 @@ class TwinTowerCity(Game):
                 raise SetupError(f"setup seat {seat} plays {side}: {', '.join(wrong)} belong to the other side")
             clean.append({"starters": starters, "hand": sorted(hand)})
         for pair in range(num_players // 2):
-            ids = [c for s in (2 * pair, 2 * pair + 1) for c in clean[s]["starters"] + clean[s]["hand"]]
+            first, second = clean[2 * pair], clean[2 * pair + 1]
+            ids = first["starters"] + first["hand"] + second["starters"] + second["hand"]
             if len(ids) != len(set(ids)):
                 raise SetupError(f"setup seats {2 * pair} and {2 * pair + 1} share one deck: a card is dealt twice")
         return {"coin": coin, "seats": clean}
@@ -467,6 +469,8 @@ class TTCState(State):
         self.seat_names: tuple[str, ...] = SEAT_NAMES  # not game data: how messages name the seats
         #: option duplicate_item = duplicate-card: replacements record the card they stand on
         self._homes = opts["duplicate_item"] == "duplicate-card"
+        #: round_totals' one-pass path applies (asked once, not at every round's end)
+        self._default_scoring = default_scoring(opts)
         #: json_strings' strings of the parts that no longer change (game id, options, setup, the
         #: finished rounds), with the count of finished rounds they cover
         self._fixed_strings: tuple[int, set[str]] | None = None
@@ -532,7 +536,10 @@ class TTCState(State):
             self._finish_round()
 
     def _finish_round(self) -> None:
-        totals = round_totals(ROSTER, CARDS, self._table, self._warriors, self._items, self._opts)
+        if self._default_scoring:
+            totals = default_totals(ROSTER, CARDS, self._table, self._warriors, self._items)
+        else:
+            totals = round_totals(ROSTER, CARDS, self._table, self._warriors, self._items, self._opts)
         winner = "dark" if totals["dark"] > totals["light"] else "light" if totals["light"] > totals["dark"] else None
         self._rounds.append({"round": self._round, "table": self._table, "warriors": self._warriors,
                              "items": self._items, "totals": totals, "winner": winner})
