@@ -995,7 +995,7 @@ def test_json_strings_lists_every_string_the_state_json_holds() -> None:
 
 
 def _near_misses(move: dict[str, Any]) -> list[Any]:
-    """Hand-made variants of a legal nullify-items or play-army move that the fast paths of
+    """Hand-made variants of a legal nullify-items, play-army or play-warrior move that the fast paths of
     TTCState._validate must leave to _judge: reordered, repeated, dropped or swapped entries,
     str subclasses, extra or missing keys."""
 
@@ -1008,6 +1008,11 @@ def _near_misses(move: dict[str, Any]) -> list[Any]:
         out += [{**move, "items": items[::-1]}, {**move, "items": items + items[:1]}, {**move, "items": items[1:]},
                 {**move, "items": [Id(i) for i in items]}, {**move, "items": tuple(items)},
                 {**move, "items": ["muzzle"] * len(items)}, {**move, "items": ["x22-missile"] * len(items)}]
+    elif move["type"] == "play-warrior":
+        out += [{**move, "replace": move["card"]}, {**move, "replace": Id(move["replace"])},
+                {**move, "replace": [move["replace"]]}, {**move, "card": Id(move["card"])},
+                {**move, "replace": "don-triumph"}, {**move, "replace": "doctor-sickle"}, {**move, "replace": "wd1"},
+                {**move, "card": "wd1" if move["card"] != "wd1" else "wl1"}]
     else:
         swaps = move["swaps"]
         out += [{**move, "swaps": swaps[::-1]}, {**move, "swaps": swaps + swaps[:1]}, {**move, "swaps": swaps[1:]},
@@ -1021,9 +1026,9 @@ def _near_misses(move: dict[str, Any]) -> list[Any]:
 
 
 def test_fast_paths_of_validate_judge_as_the_full_checks() -> None:
-    """TTCState._validate's shortcuts (a Battle card, a nullify-items choice, an Army play) give
-    the verdict and plan of _judge's full checks, for every legal move, the check-lua mutants
-    and hand-made near misses, in games of each seat count and several options."""
+    """TTCState._validate's shortcuts (a Battle card, a nullify-items choice, an Army or Warrior
+    play) give the verdict and plan of _judge's full checks, for every legal move, the check-lua
+    mutants and hand-made near misses, in games of each seat count and several options."""
     from rules.mutate import mutants
 
     option_sets: list[dict[str, Any]] = [{}, {"duplicate_item": "duplicate-card"}, {"wielder_bonus": "one-copy"}]
@@ -1033,7 +1038,7 @@ def test_fast_paths_of_validate_judge_as_the_full_checks() -> None:
         rng = random.Random(seed)
         while not state.is_terminal():
             legal = state.legal_moves()
-            picks = [m for m in legal if m["type"] in ("nullify-items", "play-army")]
+            picks = [m for m in legal if m["type"] in ("nullify-items", "play-army", "play-warrior")]
             for move in rng.sample(picks, min(6, len(picks))) + legal[:3]:
                 for cand in [move, *mutants(move, state, rng), *(_near_misses(move) if move in picks else [])]:
                     assert state._validate(cand) == state._judge(cand), cand
@@ -1041,6 +1046,7 @@ def test_fast_paths_of_validate_judge_as_the_full_checks() -> None:
                              else "?"] += 1
             state.apply(legal[rng.randrange(len(legal) - 1)])
     assert compared["nullify-items"] > 300 and compared["play-army"] > 1000 and compared["play-battle"] > 300
+    assert compared["play-warrior"] > 300, compared
 
 
 def test_setup_shortcut_judges_as_the_full_checks(monkeypatch: pytest.MonkeyPatch) -> None:

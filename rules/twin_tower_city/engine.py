@@ -76,6 +76,7 @@ _LEGAL = Verdict.legal()
 _BATTLE_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "battle"}
 _BATTLE_IDS = frozenset(_BATTLE_CARDS)
 _ARMY_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "army"}
+_WARRIOR_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "warrior"}
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
@@ -742,11 +743,30 @@ class TTCState(State):
                     taken = self._nullify_indexes(self._decider, chosen)
                     if taken is not None:
                         return _LEGAL, ("nullify", self._decider, taken)
-        elif type(move) is dict and len(move) == 3 and move.get("type") == "play-army" and self._phase == "play":
-            plan = self._army_plan(move)
+        elif type(move) is dict and len(move) == 3 and self._phase == "play":
+            mtype = move.get("type")
+            plan = self._army_plan(move) if mtype == "play-army" else \
+                self._warrior_plan(move) if mtype == "play-warrior" else None
             if plan is not None:
                 return _LEGAL, plan
         return self._judge(move)
+
+    def _warrior_plan(self, move: JSONDict) -> Plan | None:
+        """The plan of a well-formed legal Warrior play, every check of :meth:`_judge` for one, in
+        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it)."""
+        cid, token = move.get("card"), move.get("replace")
+        card = _WARRIOR_CARDS.get(cid) if type(cid) is str else None
+        if card is None or type(token) is not str or token == cid:
+            return None
+        step = self._step
+        p = self._order[step]
+        hand = self._hands[p]
+        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
+            return None
+        found = self._resolve(self._side[p], [token])
+        if isinstance(found, str):
+            return None
+        return ("warrior", card, token, found[0])
 
     def _army_plan(self, move: JSONDict) -> Plan | None:
         """The plan of a well-formed legal Army play, every check of :meth:`_judge` for one, in
@@ -964,8 +984,15 @@ class TTCState(State):
     def result(self) -> Result | None:
         if self._phase != "over":
             return None
-        won = {s: sum(1 for r in self._rounds if r["winner"] == s) for s in SIDES}
-        power = {s: sum(int(r["totals"][s]) for r in self._rounds) for s in SIDES}
+        won = dict.fromkeys(SIDES, 0)
+        power = dict.fromkeys(SIDES, 0)
+        for r in self._rounds:  # one pass (was a sum per side and figure)
+            winner = r["winner"]
+            if isinstance(winner, str) and winner in won:
+                won[winner] += 1
+            totals = r["totals"]
+            for s in SIDES:
+                power[s] += int(totals[s])
         winning: str | None
         if self._forfeited is not None:
             winning, reason = OTHER_SIDE[self._side[self._forfeited]], "forfeit"
