@@ -92,9 +92,6 @@ def _copy(value: Any) -> Any:
     return value
 
 
-# Copies of the state's own JSON data, shape by shape (what ``_copy`` does, a C-level dict.copy
-# per record): the warrior slots and item copies hold scalars only, a table entry a list of swaps
-# at most, a round record these three and its totals. Key order is kept.
 #: the hand of a seat dealt by the rules: this many cards of each kind (the Army and Warrior
 #: cards of the seat's side)
 _HAND_COUNTS = (DEAL["battle"] - DEAL["starters"], DEAL["army"], DEAL["warrior"])
@@ -128,6 +125,9 @@ def _add_strings(out: set[str], values: Any) -> None:
             out |= _strings(v)
 
 
+# Copies of the state's own JSON data, shape by shape (what ``_copy`` does, a C-level dict.copy
+# per record): the warrior slots and item copies hold scalars only, a table entry a list of swaps
+# at most, a round record these three and its totals. Key order is kept.
 def _copy_table(table: list[JSONDict]) -> list[JSONDict]:
     """A copy of a ``table`` list (entries of :func:`place_battle` and :meth:`TTCState._make`)."""
     out = [entry.copy() for entry in table]
@@ -519,9 +519,6 @@ class TTCState(State):
         self._order = self._play_order()  # _refresh in play
         self._decider = None
         self._need = 0
-
-    def _place_battle(self, seat: int, card: Card, stage: int) -> None:
-        place_battle(self._table, self._warriors, self._items, seat, card, stage)
 
     def _after_play(self) -> None:
         self._step += 1
