@@ -1100,3 +1100,44 @@ def test_setup_shortcut_judges_as_the_full_checks(monkeypatch: pytest.MonkeyPatc
     assert fast == [outcome(s, n) for s, n in cases]
     refused = sum(isinstance(x, str) for x in fast)
     assert 150 < refused < len(cases) - 30, refused
+
+
+def _resolve_slot_by_slot(state: TTCState, side: str, tokens: list[str]) -> list[int] | None:
+    """The first matching copy in table order for each token, each slot taken once (TTC-4)."""
+    taken: list[int] = []
+    for token in tokens:
+        for n, slot in enumerate(state._warriors[side]):
+            name = str(slot["card"]) if slot["level"] else str(slot["warrior"])
+            if not slot["replaced"] and n not in taken and name == token:
+                taken.append(n)
+                break
+        else:
+            return None
+    return taken
+
+
+def test_resolve_takes_the_first_free_copy_in_table_order() -> None:
+    """TTCState._resolve (the tokens of the slots in play, each taken once) picks the slots a
+    slot-by-slot search picks, and words a refusal where that search finds none, for lists of
+    one to three tokens drawn from both sides' slots, Warrior card ids and unknown names."""
+    checked = found = 0
+    for seed in range(16):
+        state = GAME.new_state(seed=seed, num_players=(2, 4, 6)[seed % 3])
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            names = [str(s["card"]) if s["level"] else str(s["warrior"])
+                     for side in ("dark", "light") for s in state._warriors[side]] + ["wd1", "wl2", "nobody"]
+            for side in ("dark", "light"):
+                for _ in range(6):
+                    tokens = [rng.choice(names) for _ in range(rng.randint(1, 3))]
+                    want = _resolve_slot_by_slot(state, side, tokens)
+                    got = state._resolve(side, tokens)
+                    if want is None:
+                        assert isinstance(got, str), (tokens, got)
+                    else:
+                        assert got == want, tokens
+                        found += 1
+                    checked += 1
+            legal = state.legal_moves()
+            state.apply(legal[rng.randrange(len(legal) - 1)])
+    assert checked > 2000 and 300 < found < checked - 300, (checked, found)

@@ -946,15 +946,17 @@ class TTCState(State):
     def _resolve(self, side: str, tokens: Sequence[str]) -> list[int] | str:
         """Slot indexes for the tokens (first matching copy in table order), or why not."""
         slots = self._warriors[side]
+        live: list[int] = []  # the slots still in play, and their tokens (None once taken)
+        names: list[str | None] = []
+        for n, slot in enumerate(slots):
+            if not slot["replaced"]:
+                live.append(n)
+                names.append(str(slot["card"]) if slot["level"] else str(slot["warrior"]))  # _token(slot)
         taken: list[int] = []
         for token in tokens:
-            for n, slot in enumerate(slots):
-                if slot["replaced"] or n in taken:
-                    continue
-                if (str(slot["card"]) if slot["level"] else str(slot["warrior"])) == token:  # _token(slot)
-                    taken.append(n)
-                    break
-            else:
+            try:
+                found = names.index(token)
+            except ValueError:
                 other = OTHER_SIDE[side]
                 if ROSTER.warrior_side.get(token) == other or \
                         (token in CARDS and CARDS[token].kind == "warrior" and CARDS[token].side == other):
@@ -963,6 +965,8 @@ class TTCState(State):
                 if tokens.count(token) > 1 and any(_token(s) == token and not s["replaced"] for s in slots):
                     return f"there are not {tokens.count(token)} copies of {self._warrior_label(token)} to replace."
                 return f"there is no {self._warrior_label(token)} of yours on the table to replace."
+            names[found] = None
+            taken.append(live[found])
         return taken
 
     @staticmethod
