@@ -1063,12 +1063,17 @@ class TTCState(State):
         _add_strings(out, (self._phase, self._forfeited))
         for hand in self._hands:
             _add_strings(out, hand)
+        add = out.add
         for records in (self._table, *self._warriors.values(), *self._items.values()):
             for rec in records:
-                if type(rec) is dict:
-                    _add_strings(out, rec.values())
-                else:
+                if type(rec) is not dict:
                     out |= _strings(rec)
+                    continue
+                for v in rec.values():  # _add_strings, inlined: it runs per record
+                    if type(v) is str:
+                        add(v)
+                    elif type(v) not in _SCALARS:
+                        out |= _strings(v)
         return out
 
     def to_json(self) -> JSONDict:
