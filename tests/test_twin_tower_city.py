@@ -962,3 +962,182 @@ def test_heuristic_side_tops_match_the_slot_by_slot_replay(players: int) -> None
                 checked += 1
             state.apply(choose(GAME, state, "random", rng))
     assert checked > 1000
+
+
+def test_json_strings_lists_every_string_the_state_json_holds() -> None:
+    """The mutants' hook (rules.mutate): the same set a walk of the whole JSON finds, in every
+    position of games under each policy, seat count and several options, after a forfeit, and
+    for a loaded state carrying values the engine never writes."""
+    from rules.mutate import _strings
+    from rules.players import choose
+
+    option_sets: list[dict[str, Any]] = [{}, {"duplicate_item": "duplicate-card"}, {"seat0_side": "dark"},
+                                         {"wielder_bonus": "one-copy", "open_hands": True}]
+    checked = 0
+    for seed in range(12):
+        players = (2, 4, 6)[seed % 3]
+        state = GAME.new_state(seed=seed, options=option_sets[seed % 4], num_players=players)
+        rng = random.Random(seed)
+        policy = ("random", "heuristic")[seed % 2]
+        while not state.is_terminal():
+            assert state.json_strings() == _strings(state.to_json())
+            checked += 1
+            state.apply(choose(GAME, state, policy, rng) if rng.random() > 0.01 else {"type": "forfeit"})
+        assert state.json_strings() == _strings(state.to_json())
+    assert checked > 300
+    data = random_playout(3)[0].to_json()
+    data["phase"], data["round"] = "play", 5
+    data["warriors"]["dark"].append({"warrior": "renegade", "level": 0, "card": "b01", "seat": 1,
+                                     "replaced": True, "note": ["x-note", {"deep": "y-note"}]})
+    data["hands"][0] += [7, "z-note"]
+    odd = GAME.state_from_json(data)
+    assert {"x-note", "y-note", "z-note"} <= odd.json_strings() and odd.json_strings() == _strings(odd.to_json())
+
+
+def _near_misses(move: dict[str, Any]) -> list[Any]:
+    """Hand-made variants of a legal nullify-items, play-army or play-warrior move that the fast paths of
+    TTCState._validate must leave to _judge: reordered, repeated, dropped or swapped entries,
+    str subclasses, extra or missing keys."""
+
+    class Id(str):
+        pass
+
+    out: list[Any] = []
+    if move["type"] == "nullify-items":
+        items = move["items"]
+        out += [{**move, "items": items[::-1]}, {**move, "items": items + items[:1]}, {**move, "items": items[1:]},
+                {**move, "items": [Id(i) for i in items]}, {**move, "items": tuple(items)},
+                {**move, "items": ["muzzle"] * len(items)}, {**move, "items": ["x22-missile"] * len(items)}]
+    elif move["type"] == "play-warrior":
+        out += [{**move, "replace": move["card"]}, {**move, "replace": Id(move["replace"])},
+                {**move, "replace": [move["replace"]]}, {**move, "card": Id(move["card"])},
+                {**move, "replace": "don-triumph"}, {**move, "replace": "doctor-sickle"}, {**move, "replace": "wd1"},
+                {**move, "card": "wd1" if move["card"] != "wd1" else "wl1"}]
+    else:
+        swaps = move["swaps"]
+        out += [{**move, "swaps": swaps[::-1]}, {**move, "swaps": swaps + swaps[:1]}, {**move, "swaps": swaps[1:]},
+                {**move, "swaps": [{"replace": s["with"], "with": s["replace"]} for s in swaps]},
+                {**move, "swaps": [{**s, "with": s["replace"]} for s in swaps]},
+                {**move, "swaps": [{"replace": s["replace"], "with": swaps[0]["with"]} for s in swaps]},
+                {**move, "swaps": [{"replace": Id(s["replace"]), "with": s["with"]} for s in swaps]},
+                {**move, "swaps": [{**s, "extra": 1} for s in swaps]}, {**move, "swaps": [{"replace": "x"}]},
+                {**move, "card": Id(move["card"])}, {**move, "swaps": [swaps[0]] * 3} if swaps else move]
+    return out + [{**move, "extra": 1}]
+
+
+def test_fast_paths_of_validate_judge_as_the_full_checks() -> None:
+    """TTCState._validate's shortcuts (a Battle card, a nullify-items choice, an Army or Warrior
+    play) give the verdict and plan of _judge's full checks, for every legal move, the check-lua
+    mutants and hand-made near misses, in games of each seat count and several options."""
+    from rules.mutate import mutants
+
+    option_sets: list[dict[str, Any]] = [{}, {"duplicate_item": "duplicate-card"}, {"wielder_bonus": "one-copy"}]
+    compared = Counter()
+    for seed in range(9):
+        state = GAME.new_state(seed=seed, options=option_sets[seed % 3], num_players=(2, 4, 6)[seed % 3])
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_moves()
+            picks = [m for m in legal if m["type"] in ("nullify-items", "play-army", "play-warrior")]
+            for move in rng.sample(picks, min(6, len(picks))) + legal[:3]:
+                for cand in [move, *mutants(move, state, rng), *(_near_misses(move) if move in picks else [])]:
+                    assert state._validate(cand) == state._judge(cand), cand
+                    compared[cand["type"] if isinstance(cand, dict) and isinstance(cand.get("type"), str)
+                             else "?"] += 1
+            state.apply(legal[rng.randrange(len(legal) - 1)])
+    assert compared["nullify-items"] > 300 and compared["play-army"] > 1000 and compared["play-battle"] > 300
+    assert compared["play-warrior"] > 300, compared
+
+
+def test_setup_shortcut_judges_as_the_full_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """validate_setup's shortcut for a seat dealt by the rules (engine._dealt_as_ruled) gives the
+    same clean setup, or the same refusal, as the card-by-card checks, on deals and deals spoiled
+    in each way a recorded setup can be wrong."""
+    from rules.twin_tower_city import engine
+
+    def outcome(setup: dict[str, Any], players: int) -> Any:
+        opts = GAME._seat_options({}, players)
+        try:
+            return GAME.validate_setup(setup, players, opts)
+        except SetupError as exc:
+            return str(exc)
+
+    def spoiled(setup: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+        out = []
+        other = [c for c in CARDS if c not in setup["seats"][0]["hand"]]
+        for change in range(9):
+            s = json.loads(json.dumps(setup))
+            seat = s["seats"][rng.randrange(len(s["seats"]))]
+            hand, starters = seat["hand"], seat["starters"]
+            if change == 0:
+                hand[rng.randrange(len(hand))] = rng.choice(other)
+            elif change == 1:
+                hand[rng.randrange(len(hand))] = hand[rng.randrange(len(hand))]
+            elif change == 2:
+                hand.pop()
+            elif change == 3:
+                starters[0] = hand[0] if rng.random() < 0.5 else rng.choice(other)
+            elif change == 4:
+                hand.append(["not", "hashable"])
+            elif change == 5:
+                starters.append(starters[0])
+            elif change == 6:
+                hand[0] = "no-such-card"
+            elif change == 7:
+                s["seats"][-1]["hand"][-1] = s["seats"][-2]["hand"][-1]
+            else:
+                hand[-1], starters[-1] = starters[-1], hand[-1]
+            out.append(s)
+        return out
+
+    cases = []
+    for seed in range(30):
+        players = (2, 4, 6)[seed % 3]
+        setup = GAME.new_state(seed=seed, num_players=players).setup()
+        cases += [(s, players) for s in [setup, *spoiled(setup, random.Random(seed))]]
+    fast = [outcome(s, n) for s, n in cases]
+    monkeypatch.setattr(engine, "_dealt_as_ruled", lambda *args: False)
+    assert fast == [outcome(s, n) for s, n in cases]
+    refused = sum(isinstance(x, str) for x in fast)
+    assert 150 < refused < len(cases) - 30, refused
+
+
+def _resolve_slot_by_slot(state: TTCState, side: str, tokens: list[str]) -> list[int] | None:
+    """The first matching copy in table order for each token, each slot taken once (TTC-4)."""
+    taken: list[int] = []
+    for token in tokens:
+        for n, slot in enumerate(state._warriors[side]):
+            name = str(slot["card"]) if slot["level"] else str(slot["warrior"])
+            if not slot["replaced"] and n not in taken and name == token:
+                taken.append(n)
+                break
+        else:
+            return None
+    return taken
+
+
+def test_resolve_takes_the_first_free_copy_in_table_order() -> None:
+    """TTCState._resolve (the tokens of the slots in play, each taken once) picks the slots a
+    slot-by-slot search picks, and words a refusal where that search finds none, for lists of
+    one to three tokens drawn from both sides' slots, Warrior card ids and unknown names."""
+    checked = found = 0
+    for seed in range(16):
+        state = GAME.new_state(seed=seed, num_players=(2, 4, 6)[seed % 3])
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            names = [str(s["card"]) if s["level"] else str(s["warrior"])
+                     for side in ("dark", "light") for s in state._warriors[side]] + ["wd1", "wl2", "nobody"]
+            for side in ("dark", "light"):
+                for _ in range(6):
+                    tokens = [rng.choice(names) for _ in range(rng.randint(1, 3))]
+                    want = _resolve_slot_by_slot(state, side, tokens)
+                    got = state._resolve(side, tokens)
+                    if want is None:
+                        assert isinstance(got, str), (tokens, got)
+                    else:
+                        assert got == want, tokens
+                        found += 1
+                    checked += 1
+            legal = state.legal_moves()
+            state.apply(legal[rng.randrange(len(legal) - 1)])
+    assert checked > 2000 and 300 < found < checked - 300, (checked, found)

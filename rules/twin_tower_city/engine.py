@@ -33,11 +33,13 @@ from typing import Any, Callable, Mapping, Sequence
 
 from rules.core import (Game, IllegalMove, JSONDict, Move, MoveSequence, Result, RuleRef, SetupError, State,
                         Verdict, view_zone)
+from rules.mutate import _strings
 from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_data, load_deck_data,
                                          parse_deck)
 from rules.twin_tower_city.heuristic import heuristic_move
-from rules.twin_tower_city.scoring import (copy_powers, duplicate_item_indexes, excess_items, new_layout,
-                                           place_battle, present, replace_warrior, round_totals, score_round)
+from rules.twin_tower_city.scoring import (copy_powers, default_scoring, default_totals, duplicate_item_indexes,
+                                           excess_items, new_layout, place_battle, present, replace_warrior,
+                                           round_totals, score_round)
 
 DATA: dict[str, Any] = load_data()
 ROSTER: Roster = Roster.from_data(DATA)
@@ -73,6 +75,8 @@ _LEGAL = Verdict.legal()
 #: the Battle cards by id
 _BATTLE_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "battle"}
 _BATTLE_IDS = frozenset(_BATTLE_CARDS)
+_ARMY_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "army"}
+_WARRIOR_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "warrior"}
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
@@ -86,6 +90,39 @@ def _copy(value: Any) -> Any:
     if isinstance(value, list):
         return [v if type(v) in _SCALARS else _copy(v) for v in value]
     return value
+
+
+#: the hand of a seat dealt by the rules: this many cards of each kind (the Army and Warrior
+#: cards of the seat's side)
+_HAND_COUNTS = (DEAL["battle"] - DEAL["starters"], DEAL["army"], DEAL["warrior"])
+_OWN_ARMY = {side: frozenset(ids) for side, ids in ARMY_IDS.items()}
+_OWN_WARRIOR = {side: frozenset(ids) for side, ids in WARRIOR_IDS.items()}
+
+
+def _dealt_as_ruled(starters: list[Any], hand: list[Any], side: str) -> bool:
+    """True when a seat's recorded cards surely pass :meth:`TwinTowerCity.validate_setup`'s checks
+    of one seat: the starters all Battle cards, the hand distinct known cards of the dealt kinds,
+    its Army and Warrior cards of ``side``. False leaves the seat to those checks (which word
+    what is wrong, or pass it: a card twice in one hand is left to the deck check)."""
+    try:
+        if len(starters) != DEAL["starters"] or not _BATTLE_IDS.issuperset(starters):
+            return False
+        cards = set(hand)
+    except TypeError:  # an unhashable entry
+        return False
+    return len(cards) == len(hand) == sum(_HAND_COUNTS) and \
+        (len(cards & _BATTLE_IDS), len(cards & _OWN_ARMY[side]), len(cards & _OWN_WARRIOR[side])) == _HAND_COUNTS
+
+
+def _add_strings(out: set[str], values: Any) -> None:
+    """Add to ``out`` every string value among ``values`` (a JSON value's items), walking any
+    that is not a plain scalar (:func:`rules.mutate._strings`)."""
+    add = out.add
+    for v in values:
+        if type(v) is str:
+            add(v)
+        elif type(v) not in _SCALARS:
+            out |= _strings(v)
 
 
 # Copies of the state's own JSON data, shape by shape (what ``_copy`` does, a C-level dict.copy
@@ -349,6 +386,9 @@ class TwinTowerCity(Game):
                 raise SetupError(f"setup seat {seat}: needs 'starters' and 'hand' lists")
             starters, hand = list(entry["starters"]), list(entry["hand"])
             side = self.seat_side(seat, opts)
+            if _dealt_as_ruled(starters, hand, side):
+                clean.append({"starters": starters, "hand": sorted(hand)})
+                continue
             try:  # each card's kind looked up once; a miss (or an unhashable entry) names the first unknown card
                 starter_kinds = [_KIND_OF[c] for c in starters]
                 kinds = [_KIND_OF[c] for c in hand]
@@ -368,7 +408,8 @@ class TwinTowerCity(Game):
                 raise SetupError(f"setup seat {seat} plays {side}: {', '.join(wrong)} belong to the other side")
             clean.append({"starters": starters, "hand": sorted(hand)})
         for pair in range(num_players // 2):
-            ids = [c for s in (2 * pair, 2 * pair + 1) for c in clean[s]["starters"] + clean[s]["hand"]]
+            first, second = clean[2 * pair], clean[2 * pair + 1]
+            ids = first["starters"] + first["hand"] + second["starters"] + second["hand"]
             if len(ids) != len(set(ids)):
                 raise SetupError(f"setup seats {2 * pair} and {2 * pair + 1} share one deck: a card is dealt twice")
         return {"coin": coin, "seats": clean}
@@ -429,6 +470,11 @@ class TTCState(State):
         self.seat_names: tuple[str, ...] = SEAT_NAMES  # not game data: how messages name the seats
         #: option duplicate_item = duplicate-card: replacements record the card they stand on
         self._homes = opts["duplicate_item"] == "duplicate-card"
+        #: round_totals' one-pass path applies (asked once, not at every round's end)
+        self._default_scoring = default_scoring(opts)
+        #: json_strings' strings of the parts that no longer change (game id, options, setup, the
+        #: finished rounds), with the count of finished rounds they cover
+        self._fixed_strings: tuple[int, set[str]] | None = None
 
     @classmethod
     def start(cls, game: TwinTowerCity, opts: JSONDict, setup: JSONDict) -> "TTCState":
@@ -466,12 +512,13 @@ class TTCState(State):
         self._table, self._warriors, self._items = new_layout()
         self._phase = "play"
         self._step = 0
-        for seat in range(self._n):
-            self._place_battle(seat, CARDS[self._setup["seats"][seat]["starters"][self._round - 1]], 1)
-        self._refresh()
-
-    def _place_battle(self, seat: int, card: Card, stage: int) -> None:
-        place_battle(self._table, self._warriors, self._items, seat, card, stage)
+        table, warriors, items = self._table, self._warriors, self._items
+        index = self._round - 1
+        for seat, entry in enumerate(self._setup["seats"]):
+            place_battle(table, warriors, items, seat, CARDS[entry["starters"][index]], 1)
+        self._order = self._play_order()  # _refresh in play
+        self._decider = None
+        self._need = 0
 
     def _after_play(self) -> None:
         self._step += 1
@@ -487,7 +534,10 @@ class TTCState(State):
             self._finish_round()
 
     def _finish_round(self) -> None:
-        totals = round_totals(ROSTER, CARDS, self._table, self._warriors, self._items, self._opts)
+        if self._default_scoring:
+            totals = default_totals(ROSTER, CARDS, self._table, self._warriors, self._items)
+        else:
+            totals = round_totals(ROSTER, CARDS, self._table, self._warriors, self._items, self._opts)
         winner = "dark" if totals["dark"] > totals["light"] else "light" if totals["light"] > totals["dark"] else None
         self._rounds.append({"round": self._round, "table": self._table, "warriors": self._warriors,
                              "items": self._items, "totals": totals, "winner": winner})
@@ -599,6 +649,22 @@ class TTCState(State):
         self._make(plan)
 
     def try_apply(self, move: Any) -> Verdict:
+        # _validate's Battle card shortcut and _make's common case for it, inlined (most moves)
+        if type(move) is dict and len(move) == 2 and self._phase == "play" and move.get("type") == "play-battle":
+            cid = move.get("card")
+            card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
+            if card is not None:
+                step = self._step
+                p = self._order[step]
+                hand = self._hands[p]
+                if cid in hand:
+                    hand.remove(cid)
+                    place_battle(self._table, self._warriors, self._items, p, card, 2 if step < self._n else 3)
+                    if step + 1 < len(self._order):
+                        self._step = step + 1
+                    else:
+                        self._after_play()
+                    return _LEGAL
         verdict, plan = self._validate(move)
         if verdict.ok:
             self._make(plan)
@@ -659,12 +725,94 @@ class TTCState(State):
         # The commonest legal move first: a Battle card from the hand while the cards are played
         # (what the full checks below find for it, with nothing else to refuse: a Battle card may
         # be the second or the third card).
-        if type(move) is dict and len(move) == 2 and move.get("type") == "play-battle" and self._phase == "play":
-            cid = move.get("card")
-            card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
-            if card is not None and cid in self._hands[self._order[self._step]]:
-                return _LEGAL, ("battle", card)
+        if type(move) is dict and len(move) == 2:
+            mtype = move.get("type")
+            if mtype == "play-battle" and self._phase == "play":
+                cid = move.get("card")
+                card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
+                if card is not None and cid in self._hands[self._order[self._step]]:
+                    return _LEGAL, ("battle", card)
+            elif mtype == "nullify-items" and self._phase == "nullify":
+                # the decider naming exactly its excess of item ids it has in play: what _judge
+                # finds for it (any refusal is left to _judge, which words it)
+                chosen = move.get("items")
+                if type(chosen) is list and len(chosen) == self._need and self._decider is not None:
+                    taken = self._nullify_indexes(self._decider, chosen)
+                    if taken is not None:
+                        return _LEGAL, ("nullify", self._decider, taken)
+        elif type(move) is dict and len(move) == 3 and self._phase == "play":
+            mtype = move.get("type")
+            plan = self._army_plan(move) if mtype == "play-army" else \
+                self._warrior_plan(move) if mtype == "play-warrior" else None
+            if plan is not None:
+                return _LEGAL, plan
         return self._judge(move)
+
+    def _warrior_plan(self, move: JSONDict) -> Plan | None:
+        """The plan of a well-formed legal Warrior play, every check of :meth:`_judge` for one, in
+        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it)."""
+        cid, token = move.get("card"), move.get("replace")
+        card = _WARRIOR_CARDS.get(cid) if type(cid) is str else None
+        if card is None or type(token) is not str or token == cid:
+            return None
+        step = self._step
+        p = self._order[step]
+        hand = self._hands[p]
+        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
+            return None
+        found = self._resolve(self._side[p], [token])
+        if isinstance(found, str):
+            return None
+        return ("warrior", card, token, found[0])
+
+    def _army_plan(self, move: JSONDict) -> Plan | None:
+        """The plan of a well-formed legal Army play, every check of :meth:`_judge` for one, in
+        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it)."""
+        cid = move.get("card")
+        card = _ARMY_CARDS.get(cid) if type(cid) is str else None
+        swaps = move.get("swaps")
+        if card is None or type(swaps) is not list or len(swaps) > MAX_SWAPS:
+            return None
+        step = self._step
+        p = self._order[step]
+        hand = self._hands[p]
+        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
+            return None
+        pairs: list[tuple[str, str]] = []
+        army = card.army
+        for sw in swaps:
+            if type(sw) is not dict or len(sw) != 2:
+                return None
+            t, w = sw.get("replace"), sw.get("with")
+            if type(t) is not str or type(w) is not str or t == w or w not in army:
+                return None
+            pairs.append((t, w))
+        if len(pairs) > 1:
+            if len({w for _, w in pairs}) != len(pairs):
+                return None
+            pairs.sort()
+        found = self._resolve(self._side[p], [t for t, _ in pairs])
+        if isinstance(found, str):
+            return None
+        return ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
+
+    def _nullify_indexes(self, side: str, chosen: list[Any]) -> list[int] | None:
+        """The indexes of ``side``'s items that ``chosen`` (plain strings) nullifies: for each id in
+        sorted order its first un-nullified copy not yet taken, in table order; None when an entry
+        is not a plain string or names no such copy."""
+        for item in chosen:
+            if type(item) is not str:
+                return None
+        its = self._items[side]
+        taken: list[int] = []
+        for item in sorted(chosen):
+            for n, it in enumerate(its):
+                if it["item"] == item and not it["nullified"] and n not in taken:
+                    taken.append(n)
+                    break
+            else:
+                return None
+        return taken
 
     def _judge(self, move: Any) -> tuple[Verdict, Plan]:
         """Every check of :meth:`_validate`, in order."""
@@ -798,15 +946,17 @@ class TTCState(State):
     def _resolve(self, side: str, tokens: Sequence[str]) -> list[int] | str:
         """Slot indexes for the tokens (first matching copy in table order), or why not."""
         slots = self._warriors[side]
+        live: list[int] = []  # the slots still in play, and their tokens (None once taken)
+        names: list[str | None] = []
+        for n, slot in enumerate(slots):
+            if not slot["replaced"]:
+                live.append(n)
+                names.append(str(slot["card"]) if slot["level"] else str(slot["warrior"]))  # _token(slot)
         taken: list[int] = []
         for token in tokens:
-            for n, slot in enumerate(slots):
-                if slot["replaced"] or n in taken:
-                    continue
-                if (str(slot["card"]) if slot["level"] else str(slot["warrior"])) == token:  # _token(slot)
-                    taken.append(n)
-                    break
-            else:
+            try:
+                found = names.index(token)
+            except ValueError:
                 other = OTHER_SIDE[side]
                 if ROSTER.warrior_side.get(token) == other or \
                         (token in CARDS and CARDS[token].kind == "warrior" and CARDS[token].side == other):
@@ -815,6 +965,8 @@ class TTCState(State):
                 if tokens.count(token) > 1 and any(_token(s) == token and not s["replaced"] for s in slots):
                     return f"there are not {tokens.count(token)} copies of {self._warrior_label(token)} to replace."
                 return f"there is no {self._warrior_label(token)} of yours on the table to replace."
+            names[found] = None
+            taken.append(live[found])
         return taken
 
     @staticmethod
@@ -833,8 +985,15 @@ class TTCState(State):
     def result(self) -> Result | None:
         if self._phase != "over":
             return None
-        won = {s: sum(1 for r in self._rounds if r["winner"] == s) for s in SIDES}
-        power = {s: sum(int(r["totals"][s]) for r in self._rounds) for s in SIDES}
+        won = dict.fromkeys(SIDES, 0)
+        power = dict.fromkeys(SIDES, 0)
+        for r in self._rounds:  # one pass (was a sum per side and figure)
+            winner = r["winner"]
+            if isinstance(winner, str) and winner in won:
+                won[winner] += 1
+            totals = r["totals"]
+            for s in SIDES:
+                power[s] += int(totals[s])
         winning: str | None
         if self._forfeited is not None:
             winning, reason = OTHER_SIDE[self._side[self._forfeited]], "forfeit"
@@ -891,6 +1050,31 @@ class TTCState(State):
 
     def num_players(self) -> int:
         return self._n
+
+    def json_strings(self) -> set[str]:
+        """Every string value in :meth:`to_json` (the mutants' hook, see ``rules.mutate``): the
+        parts that no longer change (options, setup, finished rounds) walked once and kept, the
+        current round's records read value by value (anything not a plain scalar walked)."""
+        fixed = self._fixed_strings
+        if fixed is None or fixed[0] != len(self._rounds):
+            fixed = self._fixed_strings = (len(self._rounds),
+                                           _strings([self.game.id, self._opts, self._setup, self._rounds]))
+        out = set(fixed[1])
+        _add_strings(out, (self._phase, self._forfeited))
+        for hand in self._hands:
+            _add_strings(out, hand)
+        add = out.add
+        for records in (self._table, *self._warriors.values(), *self._items.values()):
+            for rec in records:
+                if type(rec) is not dict:
+                    out |= _strings(rec)
+                    continue
+                for v in rec.values():  # _add_strings, inlined: it runs per record
+                    if type(v) is str:
+                        add(v)
+                    elif type(v) not in _SCALARS:
+                        out |= _strings(v)
+        return out
 
     def to_json(self) -> JSONDict:
         return {

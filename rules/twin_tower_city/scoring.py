@@ -26,11 +26,11 @@ JSONDict = dict[str, Any]
 def place_battle(table: list[JSONDict], warriors: Mapping[str, list[JSONDict]],
                  items: Mapping[str, list[JSONDict]], seat: int, card: Card, stage: int) -> None:
     """Put a Battle card on the table: one warrior slot and one item copy per side."""
-    table.append({"seat": seat, "card": card.id, "stage": stage})
+    cid, card_warriors, card_items = card.id, card.warriors, card.items
+    table.append({"seat": seat, "card": cid, "stage": stage})
     for side in SIDES:
-        warriors[side].append({"warrior": card.warriors[side], "level": 0, "card": card.id,
-                               "seat": seat, "replaced": False})
-        items[side].append({"item": card.items[side], "card": card.id, "seat": seat, "nullified": False})
+        warriors[side].append({"warrior": card_warriors[side], "level": 0, "card": cid, "seat": seat, "replaced": False})
+        items[side].append({"item": card_items[side], "card": cid, "seat": seat, "nullified": False})
 
 
 def replace_warrior(warriors: Mapping[str, list[JSONDict]], side: str, index: int, warrior: str,
@@ -356,10 +356,8 @@ def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapp
                  warriors: Mapping[str, Sequence[Mapping[str, Any]]],
                  items: Mapping[str, Sequence[Mapping[str, Any]]], options: Mapping[str, Any]) -> dict[str, int]:
     """The two totals of :func:`score_round` without the breakdown lines (the fast path)."""
-    get = options.get
-    if not get("no_bonuses") and get("wielder_bonus") != "one-copy" and get("duplicate_item") != "duplicate-card" \
-            and not get("random_bonus_traits") and not get("no_environment_bonuses"):
-        return _default_totals(roster, cards, table, warriors, items)
+    if default_scoring(options):
+        return default_totals(roster, cards, table, warriors, items)
     best = side_tops(roster, warriors)
     extra = table_bonuses(roster, cards, table, options)
     return {side: sum(best[side].values())
@@ -367,11 +365,20 @@ def round_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapp
             + extra[side] for side in SIDES}
 
 
-def _default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
+def default_scoring(options: Mapping[str, Any]) -> bool:
+    """True under the default scoring options (every copy of an item gets its bonuses,
+    environments count, no random traits): :func:`round_totals` takes its one-pass path."""
+    get = options.get
+    return not get("no_bonuses") and get("wielder_bonus") != "one-copy" and get("duplicate_item") != "duplicate-card" \
+        and not get("random_bonus_traits") and not get("no_environment_bonuses")
+
+
+def default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
                     warriors: Mapping[str, Sequence[Mapping[str, Any]]],
                     items: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, int]:
-    """:func:`round_totals` under the default scoring options (every copy of an item gets its
-    bonuses, environments count, no random traits) in one pass: the engine's end of every round."""
+    """:func:`round_totals` under the default scoring options (:func:`default_scoring`: every copy
+    of an item gets its bonuses, environments count, no random traits) in one pass: the engine's
+    end of every round (it asks :func:`default_scoring` once a game)."""
     warrior_power, item_power, bonus = roster.warrior_power, roster.item_power, roster.bonus
     wielders, targets = roster.wielders, roster.targets
     dark: dict[str, int] = {}
