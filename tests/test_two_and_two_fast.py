@@ -110,3 +110,38 @@ def test_lua_state_json_writes_any_other_shape_as_u_json_does(lua, change):
     if "U.as_" not in change and "setmetatable" not in change:  # a tag alone may write the same text
         assert sb.call(lua.rules.state_json, lstate) != before, "the change took"
     assert sb.call(lua.rules.state_json, lstate) == lua.state_json(lstate)
+
+
+def test_lua_placement_error_on_bytes_answers_as_the_engine_for_every_pair(lua):
+    """Every table-frame code against every visible code (81 x 81, the Python engine's answer),
+    and values of other shapes as the string-by-string way answers them."""
+    import itertools
+
+    from rules.two_and_two.cards import placement_error
+
+    codes = ["".join(p) for p in itertools.product("012", repeat=4)]
+    sb = lua.sandbox
+    sb.execute("function all_pairs(pe, codes)\n"
+               "  local out = {}\n"
+               "  for i = 1, #codes do for j = 1, #codes do\n"
+               "    local rule, pos = pe(codes[i], codes[j])\n"
+               "    out[#out + 1] = rule == nil and '-' or (rule .. pos)\n"
+               "  end end\n"
+               "  return table.concat(out, ' ')\n"
+               "end", "pairs.lua")
+    got = sb.call("all_pairs", lua.rules.placement_error, codes, budget=10**9).split(" ")
+    want = []
+    for code in codes:
+        for visible in codes:
+            err = placement_error(code, visible)
+            want.append("-" if err is None else f"{err[0]}{err[1]}")
+    assert got == want
+    assert len(set(want)) > 3
+    sb.execute("function both(c, v) local a, b = pcall(R.placement_error, c, v) "
+               "local d, e = pcall(R.placement_error_by_text, c, v) return tostring(a) .. ' ' .. tostring(b), "
+               "tostring(d) .. ' ' .. tostring(e) end", "both.lua")
+    sb.globals.R = lua.rules
+    for code, visible in [("12", "0000"), ("12000", "0000"), ("1200", "000"), ("ab0c", "0b0d"), ("0102", "1020"),
+                          ("", ""), (None, "0000"), ("0000", 12), ("1221", "0000")]:
+        fast, by_text = sb.call("both", code, visible)
+        assert fast == by_text, (code, visible)
