@@ -271,8 +271,14 @@ def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEng
         other = (player + 1) % seats if isinstance(player, int) else 0
         keys = []
         illegal = 0
-        for cand in (move, *picked):
-            py = judge(state, player, cand)
+        # judge(state, player, cand) for each: the seat is judged once (the same for every move),
+        # then the game's check_for, as judge itself goes on; any other case through judge
+        if not state.is_terminal() and not isinstance(player, bool) and player in state.deciders():
+            check_for = state.check_for
+            verdicts = [check_for(player, cand) for cand in (move, *picked)]
+        else:
+            verdicts = [judge(state, player, cand) for cand in (move, *picked)]
+        for py in verdicts:
             if py.ok:
                 keys.append("+")
             else:
