@@ -139,7 +139,10 @@ def _checked_deck(setup: Mapping[str, Any]) -> list[str]:
 GAME = TwoAndTwoGame()
 
 
+@lru_cache(maxsize=4096)
 def _v(rule: str, message: str, penalty: str = "") -> Verdict:
+    """The refusal naming ``rule``; a Verdict is frozen, so the same refusal is made once and shared
+    (making one is most of what judging a wrong move costs)."""
     return GAME.verdict(rule, message, penalty)
 
 
