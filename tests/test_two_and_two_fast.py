@@ -145,3 +145,15 @@ def test_lua_placement_error_on_bytes_answers_as_the_engine_for_every_pair(lua):
                           ("", ""), (None, "0000"), ("0000", 12), ("1221", "0000")]:
         fast, by_text = sb.call("both", code, visible)
         assert fast == by_text, (code, visible)
+
+
+def test_mutant_values_kept_by_their_set_are_the_sorted_short_strings(monkeypatch):
+    from rules import mutate
+
+    monkeypatch.setattr(mutate, "_SHORT_SORTED", {})
+    monkeypatch.setattr(mutate, "_SHORT_SORTED_LIMIT", 3)
+    sets = [{"b", "a", "x" * 25}, {"a", "b", "x" * 25}, {"c"}, {"d", "e"}, {"f"}, {"b", "a", "x" * 25}]
+    for strings in sets:
+        assert mutate._short_sorted(set(strings)) == sorted(v for v in strings if len(v) < 20)
+        assert len(mutate._SHORT_SORTED) <= 3
+    assert mutate._short_sorted({"a", "b", "x" * 25}) == ["a", "b"]
