@@ -157,3 +157,25 @@ def test_mutant_values_kept_by_their_set_are_the_sorted_short_strings(monkeypatc
         assert mutate._short_sorted(set(strings)) == sorted(v for v in strings if len(v) < 20)
         assert len(mutate._SHORT_SORTED) <= 3
     assert mutate._short_sorted({"a", "b", "x" * 25}) == ["a", "b"]
+
+
+def test_check_luas_tree_encoders_write_the_texts_of_the_general_ones():
+    """agreement's encoders made once (the C encoder without circular-reference bookkeeping) write
+    canonical_json's and _json_text's text, and refuse what they refuse."""
+    from tts_builder import agreement
+
+    values = [
+        {"b": [1, 2.5, -0.0, 1e300, True, None], "a": {"é": "ü\n\"", "x": []}, "": {}},
+        [{"card": "c1200", "type": "play"}, "not a move", None, [], {}, [{"type": "pass"}], 12345],
+        "plain", 3, 2.0, ["\u2603", "\ud83d"], {"1": 1, "10": 2, "2": 3},
+    ]
+    for state, _move in _played(range(2)):
+        values.append(state.to_json())
+    for value in values:
+        assert agreement._state_text(value) == canonical_json(value)
+        assert agreement._moves_text(value) == agreement._json_text(value)
+    with pytest.raises(ValueError):
+        agreement._moves_text([{"x": float("nan")}])
+    assert agreement._state_text(float("nan")) == canonical_json(float("nan"))
+    with pytest.raises(TypeError):
+        agreement._state_text({"x": object()})
