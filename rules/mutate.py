@@ -135,7 +135,7 @@ def sample_mutants(move: Move, state: State, rng: random.Random, k: int, per_fie
     """``rng.sample(list(mutants(...)), min(k, n))``, the same mutants in the same order after the
     same rng draws, building only the ``k`` picked (check-lua picks 3 of about 20 a move). Each
     mutant is first a plan (a value, a field set, a field dropped) made in :func:`mutants`' order."""
-    values = sorted([v for v in json_strings(state, state_json) if len(v) < 20])
+    values = _short_sorted(json_strings(state, state_json))
     plans: list[tuple[int, Any, Any]] = [(_SET, "type", "no-such-move"), (_SET, "type", None)]
     literals: tuple[Any, ...] = ("not a move", None, [], {}, [move])
     plans += [(_VALUE, v, None) for v in literals]
@@ -160,6 +160,24 @@ def sample_mutants(move: Move, state: State, rng: random.Random, k: int, per_fie
         else:
             out.append(a)
     return out
+
+
+#: :func:`_short_sorted`'s answers by the set of strings they were made from (a game's states repeat
+#: the same strings: check-lua's Two & Two moves meet about one new set in seven).
+_SHORT_SORTED: dict[frozenset[str], list[str]] = {}
+_SHORT_SORTED_LIMIT = 4096
+
+
+def _short_sorted(strings: set[str]) -> list[str]:
+    """``sorted([v for v in strings if len(v) < 20])``: the mutants' values, kept by the set of
+    strings (the list is shared: read it, do not change it)."""
+    key = frozenset(strings)
+    found = _SHORT_SORTED.get(key)
+    if found is None:
+        if len(_SHORT_SORTED) >= _SHORT_SORTED_LIMIT:
+            _SHORT_SORTED.clear()
+        found = _SHORT_SORTED[key] = sorted([v for v in strings if len(v) < 20])
+    return found
 
 
 # what a plan of sample_mutants makes: the value itself, the move with a field set, the move without a field

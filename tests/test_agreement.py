@@ -140,8 +140,8 @@ def test_a_lua_judge_that_changes_the_state_while_refusing_is_caught():
     """Only mutants reach this refusal (an unknown move type); the refused move leaves a mark in
     the Lua state, and the state compared after the next recorded move must show it."""
     report = _run_patched("two-and-two",
-                          "if not U.contains(MOVE_TYPES, t) then return verdict(",
-                          "if not U.contains(MOVE_TYPES, t) then s.refused = true; return verdict(", games=3)
+                          "if not MOVE_TYPE_SET[t] then return verdict(",
+                          "if not MOVE_TYPE_SET[t] then s.refused = true; return verdict(", games=3)
     assert not report.agree
     d = report.disagreements[0]
     assert d.kind == "state" and '"refused":true' in d.lua and '"refused"' not in d.python
@@ -183,7 +183,7 @@ def test_a_lua_check_that_runs_away_is_stopped_and_reported():
     """Only mutants reach this refusal; the Lua check loops there. Each check keeps its own
     budget inside the one call a move."""
     report = _run_patched("two-and-two",
-                          "if not U.contains(MOVE_TYPES, t) then return verdict(",
+                          "if not MOVE_TYPE_SET[t] then return verdict(",
                           "if not U.contains(MOVE_TYPES, t) then while true do end return verdict(", games=3)
     assert not report.agree
     d = report.disagreements[0]

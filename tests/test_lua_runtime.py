@@ -186,6 +186,13 @@ def test_json_writes_a_table_with_holes_as_an_object(lua, build, expected):
     ('{"":""}', 'ok', '{"":""}'),
     ('{"a":[],"b":{}}', 'ok', '{"a":[],"b":{}}'),
     ('[nul]', 'error', "bad JSON at character 2: unexpected 'n'"),
+    # a member that is a plain key and a plain string value, read with one find, and its neighbours
+    ('{"a":"x","a":"y"}', 'ok', '{"a":"y"}'),
+    ('{"b":"x","a":1,"c":"z"}', 'ok', '{"a":1,"b":"x","c":"z"}'),
+    ('{"a":"x\\"y","b" : "z" }', 'ok', '{"a":"x\\"y","b":"z"}'),
+    ('{"a":"x" "b":"y"}', 'error', "bad JSON at character 10: expected ',' or '}'"),
+    ('{"a":"x",}', 'error', 'bad JSON at character 10: an object key must be a string'),
+    ('{"a":"x"', 'error', "bad JSON at character 9: expected ',' or '}'"),
 ])
 def test_json_decode_reads_and_refuses_as_it_always_did(lua, text, kind, expected):
     """The reader's fast paths (plain strings, keys, the separator after a value) read what the

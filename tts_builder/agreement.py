@@ -191,6 +191,28 @@ class LuaEngine:
 _MOVES_TEXT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
+def _tree_encoder(encoder: json.JSONEncoder) -> Callable[[Any], str]:
+    """``encoder.encode`` for JSON data that is a tree (no list or object inside itself: what a
+    transcript's moves and a state's JSON are), the same text: the C encoder ``encode`` makes
+    anew each call, made once and without the circular-reference bookkeeping (a JSON tree has no
+    cycle to find). Without the C encoder, ``encoder.encode`` itself."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None or encoder.indent is not None:  # pragma: no cover - CPython has the C encoder
+        return encoder.encode
+    ascii_ = json.encoder.encode_basestring_ascii if encoder.ensure_ascii else json.encoder.encode_basestring
+    c_encode = make(None, encoder.default, ascii_, None, encoder.key_separator, encoder.item_separator,
+                    encoder.sort_keys, encoder.skipkeys, encoder.allow_nan)
+
+    def encode(value: Any) -> str:
+        return "".join(c_encode(value, 0))
+    return encode
+
+
+_moves_text = _tree_encoder(_MOVES_TEXT)
+#: canonical_json's text (rules.core) for a state's JSON, by :func:`_tree_encoder`.
+_state_text = _tree_encoder(json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True))
+
+
 def _json_text(value: Any) -> str:
     """The JSON text a value crosses into Lua as (read there by ``U.json_decode``): ``json.dumps``
     with sorted keys, no spaces, ASCII only, no NaN."""
@@ -271,8 +293,14 @@ def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEng
         other = (player + 1) % seats if isinstance(player, int) else 0
         keys = []
         illegal = 0
-        for cand in (move, *picked):
-            py = judge(state, player, cand)
+        # judge(state, player, cand) for each: the seat is judged once (the same for every move),
+        # then the game's check_for, as judge itself goes on; any other case through judge
+        if not state.is_terminal() and not isinstance(player, bool) and player in state.deciders():
+            check_for = state.check_for
+            verdicts = [check_for(player, cand) for cand in (move, *picked)]
+        else:
+            verdicts = [judge(state, player, cand) for cand in (move, *picked)]
+        for py in verdicts:
             if py.ok:
                 keys.append("+")
             else:
@@ -287,13 +315,13 @@ def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEng
         expected = "\n".join(keys)
         if expected.count("\n") != len(keys) - 1:
             return (index, player, move, "verdict", "(a rule id holds a newline)")
-        text = _json_text([move, *picked])
+        text = _moves_text([move, *picked])  # _json_text's
         if keys[0] == "+" and type(state).apply is State.apply:
             state.make(move)  # judged legal for its player just now: made without a second check
         else:
             state.apply(move)
         data = state.to_json()
-        py_json = canonical_json(data)
+        py_json = _state_text(data)  # canonical_json's text
         answer = call(check_move, lstate, text, player, other, budget=None)  # each step has its own
         if type(answer) is not tuple or answer[0] != expected:
             return (index, player, move, "verdict", str(answer[0] if type(answer) is tuple else answer))

@@ -117,6 +117,12 @@ class TwoAndTwoGame(Game):
             "data": dict(DATA),
         }
 
+    def verdict(self, rule_id: str, message: str, penalty: str = "") -> Verdict:
+        """:meth:`Game.verdict`, made once per rule, message and penalty and shared (a Verdict is
+        frozen; making one is most of what judging a wrong move costs): the engine's refusals and
+        the judge's (``rules.core.judge``: the game is over, another seat's turn) alike."""
+        return _verdict(self, rule_id, message, penalty)
+
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         """A simple player: complete sets, deny completions, otherwise play rather than skip."""
         return _heuristic(obs, moves, rng)
@@ -139,8 +145,14 @@ def _checked_deck(setup: Mapping[str, Any]) -> list[str]:
 GAME = TwoAndTwoGame()
 
 
+@lru_cache(maxsize=4096)
+def _verdict(game: Game, rule: str, message: str, penalty: str) -> Verdict:
+    """TwoAndTwoGame.verdict's refusals, kept."""
+    return Game.verdict(game, rule, message, penalty)
+
+
 def _v(rule: str, message: str, penalty: str = "") -> Verdict:
-    return GAME.verdict(rule, message, penalty)
+    return _verdict(GAME, rule, message, penalty)
 
 
 def _name(cid: str) -> str:
