@@ -304,17 +304,17 @@ class SmittenState(State):
     def start(cls, options: JSONDict, setup: JSONDict) -> "SmittenState":
         solo = setup["mode"] == "solo"
         deck = list(setup["deck"])
-        set_aside = [deck.pop(0)]
-        hands: list[list[str]] = [[], []]
-        down = ["", ""]
+        # dealt from the top: the set-aside card, then each hand in turn (solo: two face up, one down)
+        set_aside = deck[:1]
         if solo:
-            for h in (0, 1):
-                hands[h] = [deck.pop(0), deck.pop(0)]
-                down[h] = deck.pop(0)
+            hands = [deck[1:3], deck[4:6]]
+            down = [deck[3], deck[6]]
+            del deck[:7]
         else:
             size = HAND_SIZES[options["difficulty"]]
-            for h in (0, 1):
-                hands[h] = [deck.pop(0) for _ in range(size)]
+            hands = [deck[1:1 + size], deck[1 + size:1 + 2 * size]]
+            down = ["", ""]
+            del deck[:1 + 2 * size]
         data = _START.copy()  # the keys in their order, the scalars set; the lists made anew
         data["mode"] = "solo" if solo else "duo"
         data["options"], data["setup"] = dict(options), dict(setup)
@@ -677,9 +677,10 @@ class SmittenState(State):
                 return False
             if t == "place":
                 card, grid = move["card"], move["grid"]
-                return (type(card) is str and type(grid) is int and (grid == 0 or grid == 1)
-                        and card in s["hands"][partner] and self._follows(step, card, grid)
-                        and self._position_fault(card, grid, partner) is None)
+                if not (type(card) is str and type(grid) is int and (grid == 0 or grid == 1)
+                        and card in s["hands"][partner] and (len(step) == 1 or self._follows(step, card, grid))):
+                    return False
+                return self._position_ok(card, grid, partner)
             if t == "reveal" or t == "discard":
                 card = move["card"]
                 return type(card) is str and card in s["hands"][partner]
@@ -707,7 +708,7 @@ class SmittenState(State):
                     return False
             elif hand != player or phase != "turn":
                 return False
-            return self._position_fault(card, grid, hand) is None
+            return self._position_ok(card, grid, hand)
         if t == "draw" and phase == "refill" and solo and player == 0:
             hand = move["hand"]
             return type(hand) is int and (hand == 0 or hand == 1) \
@@ -776,6 +777,27 @@ class SmittenState(State):
         if solo and options["solo_left_hand"] and hand != 0 and self.placed() + 1 == WIN_CARDS:
             return "left-hand"
         return None
+
+    def _position_ok(self, card: str, grid: int, hand: int) -> bool:
+        """Whether :meth:`_position_fault` finds nothing: the position and adjacency rules read
+        here, the balance and left-hand rules (where in play) there."""
+        s = self.s
+        options = s["options"]
+        if s["mode"] == "solo":
+            if options["solo_balance"] or options["solo_left_hand"]:
+                return self._position_fault(card, grid, hand) is None
+        elif options["difficulty"] == "hard":
+            return self._position_fault(card, grid, hand) is None
+        cells = s["grids"][grid]
+        pos = _POSITIONS.get(card)
+        if pos is None:
+            pos = position(card)
+        if cells[pos]:
+            return False
+        for n in NEIGHBOURS[pos]:
+            if cells[n]:
+                return True
+        return cells.count("") == SLOTS  # an empty position holds ""
 
     def _check_position(self, card: str, grid: int, hand: int) -> Verdict:
         fault = self._position_fault(card, grid, hand)
