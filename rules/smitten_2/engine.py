@@ -35,6 +35,7 @@ flipped card), ``swapped``, ``plays``; ``end`` appears when the game is over.
 from __future__ import annotations
 
 import json
+import math
 import random
 from importlib import resources
 from typing import Any, Callable, ClassVar, Mapping
@@ -109,49 +110,43 @@ _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
-def _step_plan(step: JSONDict) -> tuple[str, ...] | None:
-    """How to copy an instruction step (:func:`_copy_step`): the keys whose values are lists of
-    scalars (the other values being scalars), or None when a value is deeper."""
-    keys = []
-    for key, value in step.items():
-        if type(value) in _SCALARS:
-            continue
-        if type(value) is list and all(type(v) in _SCALARS for v in value):
-            keys.append(key)
-            continue
-        return None
-    return tuple(keys)
+def _is_literal(value: Any) -> bool:
+    """Whether ``value`` is JSON data whose ``repr`` is a Python display building an equal copy:
+    dicts with text keys, lists, text, whole numbers, booleans, None and finite numbers."""
+    if type(value) is dict:
+        return all(type(k) is str and _is_literal(v) for k, v in value.items())
+    if type(value) is list:
+        return all(map(_is_literal, value))
+    if type(value) is float:
+        return math.isfinite(value)
+    return type(value) in _SCALARS
 
 
-def _copy_step(step: JSONDict, plan: tuple[str, ...] | None) -> JSONDict:
-    """A copy of ``step`` (planned by :func:`_step_plan`), as :func:`copy_json` makes it."""
-    if plan is None:
-        deep: JSONDict = copy_json(step)
-        return deep
-    out = step.copy()
-    for key in plan:
-        out[key] = step[key][:]
-    return out
+def _copier(data: Any) -> Callable[[], Any]:
+    """A function returning a new deep copy of ``data`` (JSON data) at each call, equal to
+    :func:`copy_json`'s: where ``data`` is literal (:func:`_is_literal`), a function whose body is
+    ``data``'s display, building every dict and list anew without a call per container."""
+    if _is_literal(data):
+        maker: Callable[[], Any] = eval("lambda: " + repr(data), {"__builtins__": {}})  # noqa: S307
+        if maker() == data:
+            return maker
+    return lambda: copy_json(data)
 
 
-#: each design's instruction steps (the list in INSTRUCTIONS) and their copy plans (None when every
-#: step is flat)
-_PLANS: dict[str, tuple[list[JSONDict], tuple[tuple[str, ...] | None, ...] | None]] = {}
+#: each design's instruction steps (the list in INSTRUCTIONS) and the function copying them
+_COPIERS: dict[str, tuple[list[JSONDict], Callable[[], list[JSONDict]]]] = {}
 
 
 def _instruction_steps(card: str) -> list[JSONDict]:
-    """A copy of ``card``'s instruction steps for a state to own (one at every play), planned once
-    per design while the data's step list stays the same list."""
+    """A copy of ``card``'s instruction steps for a state to own (one at every play); the copier is
+    made once per design while the data's step list stays the same list (the data is not changed
+    in place)."""
     key = _DESIGN_KEYS.get(card) or str(design(card))
     steps = INSTRUCTIONS[key]["steps"]
-    cached = _PLANS.get(key)
+    cached = _COPIERS.get(key)
     if cached is None or cached[0] is not steps:
-        planned = tuple(_step_plan(step) for step in steps)
-        cached = _PLANS[key] = (steps, None if all(p == () for p in planned) else planned)
-    plans = cached[1]
-    if plans is None:  # every step flat
-        return list(map(dict.copy, steps))
-    return [_copy_step(step, plan) for step, plan in zip(steps, plans)]
+        cached = _COPIERS[key] = (steps, _copier(steps))
+    return cached[1]()
 
 
 #: each card's design as the key of INSTRUCTIONS
@@ -841,33 +836,41 @@ class SmittenState(State):
         return self._check_position(card, grid, partner)
 
     def _follows(self, step: JSONDict, card: str, grid: int) -> bool:
+        """Whether placing ``card`` in ``grid`` meets the placement step's conditions (its keys
+        ``grid``, ``row``, ``column``, ``empty_in_both`` and ``card``; any other key sets none)."""
         if len(step) == 1:  # {"do": "place"}: no condition
             return True
         s = self.s
-        get = step.get
-        where = get("grid", "any")
-        if where == "same" and grid != s["played_grid"]:
-            return False
-        if where == "other" and grid == s["played_grid"]:
-            return False
-        if where == "not-placed" and grid in s["placed_grids"]:
-            return False
-        if get("row") == "same" and row(card) != row(s["played"]):
-            return False
-        if get("column") == "named" and column(card) != s["named"]:
-            return False
-        if get("empty_in_both"):
-            pos = position(card)
-            g0, g1 = s["grids"]
-            if g0[pos] or g1[pos]:
-                return False
-        which = get("card", "any")
-        if which == "named":
-            which = "revealed" if s["named"] == "revealed" else "not-revealed"
-        if which == "revealed" and card != s["revealed"]:
-            return False
-        if which == "not-revealed" and card == s["revealed"]:
-            return False
+        for key, value in step.items():  # each condition read where the step has it
+            if key == "grid":
+                if value == "same":
+                    if grid != s["played_grid"]:
+                        return False
+                elif value == "other":
+                    if grid == s["played_grid"]:
+                        return False
+                elif value == "not-placed" and grid in s["placed_grids"]:
+                    return False
+            elif key == "row":
+                if value == "same" and row(card) != row(s["played"]):
+                    return False
+            elif key == "column":
+                if value == "named" and column(card) != s["named"]:
+                    return False
+            elif key == "empty_in_both":
+                if value:
+                    pos = position(card)
+                    g0, g1 = s["grids"]
+                    if g0[pos] or g1[pos]:
+                        return False
+            elif key == "card":
+                if value == "named":
+                    value = "revealed" if s["named"] == "revealed" else "not-revealed"
+                if value == "revealed":
+                    if card != s["revealed"]:
+                        return False
+                elif value == "not-revealed" and card == s["revealed"]:
+                    return False
         return True
 
     # -- effects ----------------------------------------------------------
