@@ -890,7 +890,9 @@ class SmittenState(State):
                 if grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN and self._won():
                     return
             elif t == "choose":
-                s["steps"] = copy_json(step["options"][move["option"]]) + s["steps"]
+                # the chosen option's steps join the list uncopied: the engine never changes a step
+                # in place, only the lists holding them (rules.smitten_2.heuristic._fork relies on it too)
+                s["steps"] = step["options"][move["option"]] + s["steps"]
             elif t == "name":
                 s["named"] = move["value"]
             elif t == "reveal":
@@ -972,8 +974,10 @@ class SmittenState(State):
             size = HAND_SIZES[s["options"]["difficulty"]]
             deck, hands = s["deck"], s["hands"]
             for seat in (s["active"], 1 - s["active"]):  # the active player draws first
-                while deck and len(hands[seat]) < size:
-                    hands[seat].append(deck.pop(0))
+                need = size - len(hands[seat])
+                if need > 0 and deck:  # from the top, as many as the deck has
+                    hands[seat] += deck[:need]
+                    del deck[:need]
         s["phase"] = "turn"  # _start_turn, inlined
         if not self._can_progress():
             s["end"] = {"reason": "no-play", "won": False}
