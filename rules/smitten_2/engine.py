@@ -207,7 +207,7 @@ class SmittenGame(Game):
             raise SetupError(f"{self.id} is for 1 (solo) or 2 players, not {num_players}")
         solo = num_players == 1
         if setup is not None:
-            deck = setup.get("deck") if isinstance(setup, Mapping) else None
+            deck = setup.get("deck") if type(setup) is dict or isinstance(setup, Mapping) else None
             if not (isinstance(deck, list) and len(deck) == len(CARDS) and _is_card_set(deck)):
                 raise SetupError(f"setup.deck must hold each of the {len(CARDS)} cards (1a ... 9b) once")
             mode = setup.get("mode")
@@ -842,6 +842,8 @@ class SmittenState(State):
             return True
         s = self.s
         for key, value in step.items():  # each condition read where the step has it
+            if key == "do":
+                continue
             if key == "grid":
                 if value == "same":
                     if grid != s["played_grid"]:
