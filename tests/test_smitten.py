@@ -376,3 +376,28 @@ def test_step_copier_builds_equal_unshared_copies_and_falls_back_where_not_liter
     assert not E._is_literal(odd)
     copy_of_odd = E._copier(odd)()
     assert copy_of_odd[0] is not odd[0] and copy_of_odd[0]["values"] is not odd[0]["values"]
+
+
+def test_whether_a_grid_condition_can_be_followed_matches_the_candidates():
+    """A placement step with a grid condition alone: whether the table can go on (read per grid)
+    is whether any listed placement passes the rules, for each condition in each reached position;
+    both answers occur."""
+    answers = {True: 0, False: 0}
+    for players in (1, 2):
+        for seed in range(30):
+            transcript = play_game("smitten-2", seed, policy="random", num_players=players)
+            state = GAME.new_state(options=transcript["options"], setup=transcript["setup"], num_players=players)
+            for entry in transcript["moves"]:
+                step = state.step()
+                if step is not None and step["do"] == "place":
+                    for where in ("same", "other", "not-placed", "any"):
+                        trial = GAME.state_from_json(state.to_json())
+                        trial.s["steps"][0] = {"do": "place", "grid": where}
+                        trial.s["placed_grids"] = [trial.s["played_grid"]] if seed % 2 else []
+                        want = any(map(trial._candidate_check(), trial._candidates()))
+                        assert trial._can_progress() == want, (seed, where)
+                        answers[want] += 1
+                move = dict(entry)
+                assert judge(state, move.pop("player"), move).ok
+                state.apply(move)
+    assert answers[True] > 50 and answers[False] > 5, answers

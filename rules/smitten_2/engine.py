@@ -477,6 +477,17 @@ class SmittenState(State):
                 allows = self._balance_allows_each() if (options["solo_balance"] if solo
                                                          else options["difficulty"] == "hard") else _BOTH
                 follows = None if len(step) == 1 else self._follows  # {"do": "place"}: no condition
+                if len(step) == 2 and "grid" in step:  # a grid condition alone (_follows'): the grids
+                    # it lets take a card, asked once rather than at each candidate
+                    where, played = step["grid"], s["played_grid"]
+                    if where == "same":
+                        allows = (allows[0] and played == 0, allows[1] and played == 1)
+                    elif where == "other":
+                        allows = (allows[0] and played != 0, allows[1] and played != 1)
+                    elif where == "not-placed":
+                        placed = s["placed_grids"]
+                        allows = (allows[0] and 0 not in placed, allows[1] and 1 not in placed)
+                    follows = None
                 for c in s["hands"][1 - s["active"]]:
                     pos = _POSITIONS.get(c)
                     if pos is None:
