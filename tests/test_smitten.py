@@ -312,3 +312,92 @@ def test_simulate_reports_the_win_rate(tmp_path, capsys):
     wins = sum(json.loads(p.read_text())["result"]["outcome"] == "win" for p in tmp_path.glob("*.json"))
     (line,) = [line for line in out.splitlines() if "table wins" in line]
     assert f"{wins}/6" in line and f"{100 * wins / 6:.1f}%" in line
+
+
+def _reference_follows(s: dict[str, Any], step: dict[str, Any], card: str, grid: int) -> bool:
+    """A placement step's conditions, each asked in turn (the engine reads only the keys the step has)."""
+    where = step.get("grid", "any")
+    pos = E.position(card)
+    ok = {"any": True, "same": grid == s["played_grid"], "other": grid != s["played_grid"],
+          "not-placed": grid not in s["placed_grids"]}.get(where, True)
+    if step.get("row") == "same":
+        ok = ok and pos // E.COLUMNS == E.position(s["played"]) // E.COLUMNS
+    if step.get("column") == "named":
+        ok = ok and pos % E.COLUMNS == s["named"]
+    if step.get("empty_in_both"):
+        ok = ok and not s["grids"][0][pos] and not s["grids"][1][pos]
+    which = step.get("card", "any")
+    if which == "named":
+        which = "revealed" if s["named"] == "revealed" else "not-revealed"
+    if which == "revealed":
+        ok = ok and card == s["revealed"]
+    if which == "not-revealed":
+        ok = ok and card != s["revealed"]
+    return ok
+
+
+def test_placement_conditions_match_the_steps_read_one_by_one():
+    """At every placement step of simulated games (both modes, random and heuristic play), each card
+    of the partner's hand in each grid follows the step exactly when the reference reading says so,
+    and some candidates are refused by a condition (the test can fail)."""
+    refused = checked = 0
+    for players in (1, 2):
+        for policy in ("random", "heuristic"):
+            for seed in range(25):
+                transcript = play_game("smitten-2", seed, policy=policy, num_players=players)
+                state = GAME.new_state(options=transcript["options"], setup=transcript["setup"], num_players=players)
+                for entry in transcript["moves"]:
+                    step = state.step()
+                    if step is not None and step["do"] == "place":
+                        for card in state.s["hands"][state.partner()]:
+                            for grid in (0, 1):
+                                want = _reference_follows(state.s, step, card, grid)
+                                assert state._follows(step, card, grid) == want, (seed, step, card, grid)
+                                checked += 1
+                                refused += not want
+                    move = dict(entry)
+                    assert judge(state, move.pop("player"), move).ok
+                    state.apply(move)
+    assert checked > 500 and refused > 50, (checked, refused)
+
+
+def test_step_copier_builds_equal_unshared_copies_and_falls_back_where_not_literal():
+    """The instruction copier: an equal copy sharing no dict or list with the data, a new one at each
+    call; data whose display is no Python literal (a NaN) is copied by copy_json instead."""
+    data = [{"do": "choose", "options": [[{"do": "place"}], [{"do": "discard", "solo_flip_rest": True}]]},
+            {"do": "name", "values": [0, 1.5, None, "it's \"x\""]}]
+    make = E._copier(data)
+    first, second = make(), make()
+    assert first == data and second == data and first is not second
+    assert first[0]["options"][1] is not data[0]["options"][1] and first[1]["values"] is not data[1]["values"]
+    first[0]["options"][0].append({"do": "place"})
+    assert make() == data
+    odd = [{"do": "name", "values": [float("nan")]}]
+    assert not E._is_literal(odd)
+    copy_of_odd = E._copier(odd)()
+    assert copy_of_odd[0] is not odd[0] and copy_of_odd[0]["values"] is not odd[0]["values"]
+
+
+def test_whether_a_grid_condition_can_be_followed_matches_the_candidates():
+    """A placement step with a grid condition alone: whether the table can go on (read per grid)
+    is whether any listed placement passes the rules, for each condition in each reached position;
+    both answers occur."""
+    answers = {True: 0, False: 0}
+    for players in (1, 2):
+        for seed in range(30):
+            transcript = play_game("smitten-2", seed, policy="random", num_players=players)
+            state = GAME.new_state(options=transcript["options"], setup=transcript["setup"], num_players=players)
+            for entry in transcript["moves"]:
+                step = state.step()
+                if step is not None and step["do"] == "place":
+                    for where in ("same", "other", "not-placed", "any"):
+                        trial = GAME.state_from_json(state.to_json())
+                        trial.s["steps"][0] = {"do": "place", "grid": where}
+                        trial.s["placed_grids"] = [trial.s["played_grid"]] if seed % 2 else []
+                        want = any(map(trial._candidate_check(), trial._candidates()))
+                        assert trial._can_progress() == want, (seed, where)
+                        answers[want] += 1
+                move = dict(entry)
+                assert judge(state, move.pop("player"), move).ok
+                state.apply(move)
+    assert answers[True] > 50 and answers[False] > 5, answers

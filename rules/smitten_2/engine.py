@@ -35,6 +35,7 @@ flipped card), ``swapped``, ``plays``; ``end`` appears when the game is over.
 from __future__ import annotations
 
 import json
+import math
 import random
 from importlib import resources
 from typing import Any, Callable, ClassVar, Mapping
@@ -109,49 +110,43 @@ _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
-def _step_plan(step: JSONDict) -> tuple[str, ...] | None:
-    """How to copy an instruction step (:func:`_copy_step`): the keys whose values are lists of
-    scalars (the other values being scalars), or None when a value is deeper."""
-    keys = []
-    for key, value in step.items():
-        if type(value) in _SCALARS:
-            continue
-        if type(value) is list and all(type(v) in _SCALARS for v in value):
-            keys.append(key)
-            continue
-        return None
-    return tuple(keys)
+def _is_literal(value: Any) -> bool:
+    """Whether ``value`` is JSON data whose ``repr`` is a Python display building an equal copy:
+    dicts with text keys, lists, text, whole numbers, booleans, None and finite numbers."""
+    if type(value) is dict:
+        return all(type(k) is str and _is_literal(v) for k, v in value.items())
+    if type(value) is list:
+        return all(map(_is_literal, value))
+    if type(value) is float:
+        return math.isfinite(value)
+    return type(value) in _SCALARS
 
 
-def _copy_step(step: JSONDict, plan: tuple[str, ...] | None) -> JSONDict:
-    """A copy of ``step`` (planned by :func:`_step_plan`), as :func:`copy_json` makes it."""
-    if plan is None:
-        deep: JSONDict = copy_json(step)
-        return deep
-    out = step.copy()
-    for key in plan:
-        out[key] = step[key][:]
-    return out
+def _copier(data: Any) -> Callable[[], Any]:
+    """A function returning a new deep copy of ``data`` (JSON data) at each call, equal to
+    :func:`copy_json`'s: where ``data`` is literal (:func:`_is_literal`), a function whose body is
+    ``data``'s display, building every dict and list anew without a call per container."""
+    if _is_literal(data):
+        maker: Callable[[], Any] = eval("lambda: " + repr(data), {"__builtins__": {}})  # noqa: S307
+        if maker() == data:
+            return maker
+    return lambda: copy_json(data)
 
 
-#: each design's instruction steps (the list in INSTRUCTIONS) and their copy plans (None when every
-#: step is flat)
-_PLANS: dict[str, tuple[list[JSONDict], tuple[tuple[str, ...] | None, ...] | None]] = {}
+#: each design's instruction steps (the list in INSTRUCTIONS) and the function copying them
+_COPIERS: dict[str, tuple[list[JSONDict], Callable[[], list[JSONDict]]]] = {}
 
 
 def _instruction_steps(card: str) -> list[JSONDict]:
-    """A copy of ``card``'s instruction steps for a state to own (one at every play), planned once
-    per design while the data's step list stays the same list."""
+    """A copy of ``card``'s instruction steps for a state to own (one at every play); the copier is
+    made once per design while the data's step list stays the same list (the data is not changed
+    in place)."""
     key = _DESIGN_KEYS.get(card) or str(design(card))
     steps = INSTRUCTIONS[key]["steps"]
-    cached = _PLANS.get(key)
+    cached = _COPIERS.get(key)
     if cached is None or cached[0] is not steps:
-        planned = tuple(_step_plan(step) for step in steps)
-        cached = _PLANS[key] = (steps, None if all(p == () for p in planned) else planned)
-    plans = cached[1]
-    if plans is None:  # every step flat
-        return list(map(dict.copy, steps))
-    return [_copy_step(step, plan) for step, plan in zip(steps, plans)]
+        cached = _COPIERS[key] = (steps, _copier(steps))
+    return cached[1]()
 
 
 #: each card's design as the key of INSTRUCTIONS
@@ -212,7 +207,7 @@ class SmittenGame(Game):
             raise SetupError(f"{self.id} is for 1 (solo) or 2 players, not {num_players}")
         solo = num_players == 1
         if setup is not None:
-            deck = setup.get("deck") if isinstance(setup, Mapping) else None
+            deck = setup.get("deck") if type(setup) is dict or isinstance(setup, Mapping) else None
             if not (isinstance(deck, list) and len(deck) == len(CARDS) and _is_card_set(deck)):
                 raise SetupError(f"setup.deck must hold each of the {len(CARDS)} cards (1a ... 9b) once")
             mode = setup.get("mode")
@@ -304,17 +299,17 @@ class SmittenState(State):
     def start(cls, options: JSONDict, setup: JSONDict) -> "SmittenState":
         solo = setup["mode"] == "solo"
         deck = list(setup["deck"])
-        set_aside = [deck.pop(0)]
-        hands: list[list[str]] = [[], []]
-        down = ["", ""]
+        # dealt from the top: the set-aside card, then each hand in turn (solo: two face up, one down)
+        set_aside = deck[:1]
         if solo:
-            for h in (0, 1):
-                hands[h] = [deck.pop(0), deck.pop(0)]
-                down[h] = deck.pop(0)
+            hands = [deck[1:3], deck[4:6]]
+            down = [deck[3], deck[6]]
+            del deck[:7]
         else:
             size = HAND_SIZES[options["difficulty"]]
-            for h in (0, 1):
-                hands[h] = [deck.pop(0) for _ in range(size)]
+            hands = [deck[1:1 + size], deck[1 + size:1 + 2 * size]]
+            down = ["", ""]
+            del deck[:1 + 2 * size]
         data = _START.copy()  # the keys in their order, the scalars set; the lists made anew
         data["mode"] = "solo" if solo else "duo"
         data["options"], data["setup"] = dict(options), dict(setup)
@@ -482,6 +477,17 @@ class SmittenState(State):
                 allows = self._balance_allows_each() if (options["solo_balance"] if solo
                                                          else options["difficulty"] == "hard") else _BOTH
                 follows = None if len(step) == 1 else self._follows  # {"do": "place"}: no condition
+                if len(step) == 2 and "grid" in step:  # a grid condition alone (_follows'): the grids
+                    # it lets take a card, asked once rather than at each candidate
+                    where, played = step["grid"], s["played_grid"]
+                    if where == "same":
+                        allows = (allows[0] and played == 0, allows[1] and played == 1)
+                    elif where == "other":
+                        allows = (allows[0] and played != 0, allows[1] and played != 1)
+                    elif where == "not-placed":
+                        placed = s["placed_grids"]
+                        allows = (allows[0] and 0 not in placed, allows[1] and 1 not in placed)
+                    follows = None
                 for c in s["hands"][1 - s["active"]]:
                     pos = _POSITIONS.get(c)
                     if pos is None:
@@ -677,9 +683,10 @@ class SmittenState(State):
                 return False
             if t == "place":
                 card, grid = move["card"], move["grid"]
-                return (type(card) is str and type(grid) is int and (grid == 0 or grid == 1)
-                        and card in s["hands"][partner] and self._follows(step, card, grid)
-                        and self._position_fault(card, grid, partner) is None)
+                if not (type(card) is str and type(grid) is int and (grid == 0 or grid == 1)
+                        and card in s["hands"][partner] and (len(step) == 1 or self._follows(step, card, grid))):
+                    return False
+                return self._position_ok(card, grid, partner)
             if t == "reveal" or t == "discard":
                 card = move["card"]
                 return type(card) is str and card in s["hands"][partner]
@@ -707,7 +714,7 @@ class SmittenState(State):
                     return False
             elif hand != player or phase != "turn":
                 return False
-            return self._position_fault(card, grid, hand) is None
+            return self._position_ok(card, grid, hand)
         if t == "draw" and phase == "refill" and solo and player == 0:
             hand = move["hand"]
             return type(hand) is int and (hand == 0 or hand == 1) \
@@ -777,6 +784,27 @@ class SmittenState(State):
             return "left-hand"
         return None
 
+    def _position_ok(self, card: str, grid: int, hand: int) -> bool:
+        """Whether :meth:`_position_fault` finds nothing: the position and adjacency rules read
+        here, the balance and left-hand rules (where in play) there."""
+        s = self.s
+        options = s["options"]
+        if s["mode"] == "solo":
+            if options["solo_balance"] or options["solo_left_hand"]:
+                return self._position_fault(card, grid, hand) is None
+        elif options["difficulty"] == "hard":
+            return self._position_fault(card, grid, hand) is None
+        cells = s["grids"][grid]
+        pos = _POSITIONS.get(card)
+        if pos is None:
+            pos = position(card)
+        if cells[pos]:
+            return False
+        for n in NEIGHBOURS[pos]:
+            if cells[n]:
+                return True
+        return cells.count("") == SLOTS  # an empty position holds ""
+
     def _check_position(self, card: str, grid: int, hand: int) -> Verdict:
         fault = self._position_fault(card, grid, hand)
         if fault is None:
@@ -819,33 +847,43 @@ class SmittenState(State):
         return self._check_position(card, grid, partner)
 
     def _follows(self, step: JSONDict, card: str, grid: int) -> bool:
+        """Whether placing ``card`` in ``grid`` meets the placement step's conditions (its keys
+        ``grid``, ``row``, ``column``, ``empty_in_both`` and ``card``; any other key sets none)."""
         if len(step) == 1:  # {"do": "place"}: no condition
             return True
         s = self.s
-        get = step.get
-        where = get("grid", "any")
-        if where == "same" and grid != s["played_grid"]:
-            return False
-        if where == "other" and grid == s["played_grid"]:
-            return False
-        if where == "not-placed" and grid in s["placed_grids"]:
-            return False
-        if get("row") == "same" and row(card) != row(s["played"]):
-            return False
-        if get("column") == "named" and column(card) != s["named"]:
-            return False
-        if get("empty_in_both"):
-            pos = position(card)
-            g0, g1 = s["grids"]
-            if g0[pos] or g1[pos]:
-                return False
-        which = get("card", "any")
-        if which == "named":
-            which = "revealed" if s["named"] == "revealed" else "not-revealed"
-        if which == "revealed" and card != s["revealed"]:
-            return False
-        if which == "not-revealed" and card == s["revealed"]:
-            return False
+        for key, value in step.items():  # each condition read where the step has it
+            if key == "do":
+                continue
+            if key == "grid":
+                if value == "same":
+                    if grid != s["played_grid"]:
+                        return False
+                elif value == "other":
+                    if grid == s["played_grid"]:
+                        return False
+                elif value == "not-placed" and grid in s["placed_grids"]:
+                    return False
+            elif key == "row":
+                if value == "same" and row(card) != row(s["played"]):
+                    return False
+            elif key == "column":
+                if value == "named" and column(card) != s["named"]:
+                    return False
+            elif key == "empty_in_both":
+                if value:
+                    pos = position(card)
+                    g0, g1 = s["grids"]
+                    if g0[pos] or g1[pos]:
+                        return False
+            elif key == "card":
+                if value == "named":
+                    value = "revealed" if s["named"] == "revealed" else "not-revealed"
+                if value == "revealed":
+                    if card != s["revealed"]:
+                        return False
+                elif value == "not-revealed" and card == s["revealed"]:
+                    return False
         return True
 
     # -- effects ----------------------------------------------------------
@@ -865,7 +903,9 @@ class SmittenState(State):
                 if grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN and self._won():
                     return
             elif t == "choose":
-                s["steps"] = copy_json(step["options"][move["option"]]) + s["steps"]
+                # the chosen option's steps join the list uncopied: the engine never changes a step
+                # in place, only the lists holding them (rules.smitten_2.heuristic._fork relies on it too)
+                s["steps"] = step["options"][move["option"]] + s["steps"]
             elif t == "name":
                 s["named"] = move["value"]
             elif t == "reveal":
@@ -947,8 +987,10 @@ class SmittenState(State):
             size = HAND_SIZES[s["options"]["difficulty"]]
             deck, hands = s["deck"], s["hands"]
             for seat in (s["active"], 1 - s["active"]):  # the active player draws first
-                while deck and len(hands[seat]) < size:
-                    hands[seat].append(deck.pop(0))
+                need = size - len(hands[seat])
+                if need > 0 and deck:  # from the top, as many as the deck has
+                    hands[seat] += deck[:need]
+                    del deck[:need]
         s["phase"] = "turn"  # _start_turn, inlined
         if not self._can_progress():
             s["end"] = {"reason": "no-play", "won": False}
