@@ -325,6 +325,36 @@ def test_the_move_list_is_every_move_check_accepts():
     assert seen["water"] > 100 and seen["rescue"] > 10, seen
 
 
+
+def test_json_strings_lists_every_string_the_state_json_holds():
+    """The mutants' hook (rules.mutate): the same set a walk of the whole JSON finds, in every
+    position of games for each seat count, scoring and policy, and at the end; a state with a key
+    or setup field it does not know, or without one every state has, is walked whole."""
+    import random
+    from rules.mutate import _strings
+    from rules.players import choose
+    checked = ended = 0
+    for seed in range(12):
+        state = GAME.new_state(seed=seed, num_players=2 + seed % 3,
+                               options={"scoring": ("basic", "advanced")[seed % 2]})
+        rng = random.Random(seed)
+        policy = ("random", "heuristic", "mixed")[seed % 3]
+        while not state.is_terminal():
+            assert state.json_strings() == _strings(state.to_json())
+            checked += 1
+            state.apply(choose(GAME, state, "heuristic" if policy == "heuristic" or
+                               (policy == "mixed" and state.current_player() == 0) else "random", rng))
+        assert state.json_strings() == _strings(state.to_json()) and "end" in state.to_json()
+        ended += len(state.to_json()["revealed"]) > 20 and any(state.to_json()["rescued"])
+    assert checked > 800 and ended > 6
+    data = GAME.new_state(seed=1).to_json()
+    for odd in ({**data, "note": ["x-note"]}, {**data, "setup": {**data["setup"], "by": "x-setup"}},
+                {k: v for k, v in data.items() if k != "lost"}):
+        state = GAME.state_from_json(odd)
+        assert state.json_strings() == _strings(odd)
+    assert "x-note" in GAME.state_from_json({**data, "note": ["x-note"]}).json_strings()
+
+
 # -- the Lua mirror -----------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -25,9 +25,11 @@ the Global script shuffled, never shown to a player (:meth:`observation` hides i
 from __future__ import annotations
 
 import random
+from itertools import chain
 from typing import Any, ClassVar, Mapping
 
 from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.mutate import _strings
 from rules.two_by_two import board as B
 
 DATA = B.DATA
@@ -40,6 +42,10 @@ MOVE_FIELDS = {"place-ark": ("type", "cell"), "water": ("type", "cell"), "move":
 STATE_KEYS = ("actions", "arks", "colors", "end", "face_up", "flooded", "lost", "options", "phase", "players",
               "rescued", "revealed", "setup", "tokens", "track", "turn", "water_left")
 _MOVE_FIELD_SETS = {t: frozenset(fields) for t, fields in MOVE_FIELDS.items()}
+#: the keys :meth:`TwoByTwoState.json_strings` knows (all but "end" always there), and a setup's
+_STATE_KEY_SET = frozenset(STATE_KEYS)
+_STATE_KEYS_ALWAYS = _STATE_KEY_SET - {"end"}
+_SETUP_KEYS = frozenset(("players", "layout", "removed"))
 #: what a face-down token shows in an observation
 HIDDEN = "?"
 
@@ -181,6 +187,24 @@ class TwoByTwoState(State):
 
     def to_json(self) -> JSONDict:
         return self.s
+
+    def json_strings(self) -> set[str]:
+        """Every string value in :meth:`to_json` (the mutants' hook, see ``rules.mutate``) without
+        walking it all: the lists of names taken whole (tokens, arks, colours, the layout, the six
+        removed, the lost, each reveal and each seat's rescues), the phase, and the small parts
+        (options, the end) walked. A state with a key, or a setup with a field, this does not know
+        is walked whole, as is one without a key every state has."""
+        s = self.s
+        setup = s.get("setup")
+        if not (_STATE_KEYS_ALWAYS <= s.keys() <= _STATE_KEY_SET and type(setup) is dict
+                and setup.keys() == _SETUP_KEYS):
+            return _strings(s)
+        out = set(setup["layout"])
+        out.update(setup["removed"], s["tokens"], s["colors"], s["arks"], s["lost"],
+                   chain.from_iterable(s["revealed"]), chain.from_iterable(s["rescued"]))
+        out.add(s["phase"])
+        out |= _strings([s["options"], s.get("end")])
+        return out
 
     def observation(self, player: int) -> JSONDict:
         """What ``player`` sees: every face-down token as ``"?"``, no setup (the layout and the six
