@@ -386,7 +386,13 @@ def test_lua_refuses_with_the_same_rule_and_words(lua):
 #: writer leaves each to the runtime's U.json, and the text must stay Python's.
 ODD_CONTENTS = """
 return function(U, s, what)
-  if what == "escape" then s.lost[#s.lost + 1] = 'say "hi"\\n'
+  if what == "layout-changed" then s.setup.layout[40] = s.setup.layout[1]
+  elseif what == "flag-number" then s.face_up[100] = 7
+  elseif what == "flag-back" then s.face_up[100] = false
+  elseif what == "token-number" then s.tokens[50] = 5
+  elseif what == "grown" then s.flooded[#s.flooded + 1] = true
+  elseif what == "shrunk" then s.flooded[#s.flooded] = nil; s.flooded[#s.flooded] = nil
+  elseif what == "escape" then s.lost[#s.lost + 1] = 'say "hi"\\n'
   elseif what == "null" then s.tokens[1] = U.NULL
   elseif what == "fraction" then s.track[1] = 2.5
   elseif what == "negative" then s.track[2] = -3
@@ -402,7 +408,19 @@ end
 
 
 def _odd(data: dict[str, Any], what: str) -> None:
-    if what == "escape":
+    if what == "layout-changed":
+        data["setup"]["layout"][39] = data["setup"]["layout"][0]
+    elif what == "flag-number":
+        data["face_up"][99] = 7
+    elif what == "flag-back":
+        data["face_up"][99] = False
+    elif what == "token-number":
+        data["tokens"][49] = 5
+    elif what == "grown":
+        data["flooded"].append(True)
+    elif what == "shrunk":
+        del data["flooded"][-2:]
+    elif what == "escape":
         data["lost"].append('say "hi"\n')
     elif what == "null":
         data["tokens"][0] = None
@@ -426,7 +444,9 @@ def _odd(data: dict[str, Any], what: str) -> None:
 def test_the_lua_state_json_is_pythons_after_every_move_and_with_odd_contents(lua, players):
     """The Lua rules write their state's JSON themselves (the runtime's U.json is slower on it);
     the text is Python's canonical JSON after every move of a whole game, and still is once the
-    state holds what that writer leaves to the runtime, one odd thing after another."""
+    state holds what that writer leaves to the runtime, one odd thing after another, and after
+    changes in place to the long lists whose texts it keeps (an item changed, of another type,
+    changed back, the list grown or shrunk)."""
     from rules.two_by_two.engine import STATE_KEYS
     from tts_builder.simulate import play_game
     transcript = play_game("two-by-two", 7 + players, policy="random", num_players=players)
@@ -440,8 +460,9 @@ def test_the_lua_state_json_is_pythons_after_every_move_and_with_odd_contents(lu
     assert state.is_terminal() and set(state.to_json()) <= set(STATE_KEYS)
     data = copy.deepcopy(state.to_json())
     odd = lua.sandbox.execute(ODD_CONTENTS, "odd.lua")
-    for what in ("escape", "null", "fraction", "negative", "big", "untagged", "object-in-list", "empty-object",
-                 "long-string", "unknown-key"):
+    for what in ("layout-changed", "flag-number", "flag-back", "token-number", "grown", "shrunk", "escape", "null",
+                 "fraction", "negative", "big", "untagged", "object-in-list", "empty-object", "long-string",
+                 "unknown-key"):
         lua.sandbox.call(odd, lua.rules.U, lstate, what)
         _odd(data, what)
         assert lua.state_json(lstate) == canonical_json(data), what
