@@ -355,6 +355,35 @@ def test_json_strings_lists_every_string_the_state_json_holds():
     assert "x-note" in GAME.state_from_json({**data, "note": ["x-note"]}).json_strings()
 
 
+
+def test_the_mutants_water_and_inland_cells_are_the_states():
+    """board_mutants' water cells are the ones is_water names, its inland cells the dry ones that
+    touch no water (found from the sea, the flooded cells and their neighbours), and a rescue
+    mutant's second animal, when there is one, is of the first one's species."""
+    import random
+    from rules.players import choose
+    from rules.two_by_two.mutants import _areas, board_mutants
+    checked = rescues = 0
+    for seed in range(6):
+        state = GAME.new_state(seed=seed, num_players=2 + seed % 3)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            water, inland = _areas(state.to_json()["flooded"])
+            assert water == tuple(i for i in range(len(B.CELLS)) if state.is_water(i))
+            assert inland == tuple(i for i in range(len(B.CELLS))
+                                   if not state.is_water(i) and not state.touches_water(i))
+            move = choose(GAME, state, "random", rng)
+            made = [m for m in board_mutants(move, state, random.Random(checked)) if m["type"] == "rescue"]
+            tokens = state.to_json()["tokens"]
+            if len(made) > 2 and made[1]["cells"][0] != made[1]["cells"][1]:
+                a, b = (tokens[B.CELL_INDEX[c]] for c in made[1]["cells"])
+                assert B.species_of(a) == B.species_of(b) and a != b
+                rescues += 1
+            checked += 1
+            state.apply(move)
+    assert checked > 400 and rescues > 100
+
+
 # -- the Lua mirror -----------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ the callers allow for (:func:`rules.mutate.mutants`)."""
 from __future__ import annotations
 
 import random
+from itertools import compress
 from typing import Any, Sequence
 
 from rules.core import Move
@@ -18,6 +19,16 @@ _CELLS = tuple(range(len(B.CELLS)))
 #: per cell index, the cells two steps away (not itself, not a neighbour), in cell order.
 _TWO_AWAY = tuple(tuple(sorted({m for n in B.NEIGHBOURS[h] for m in B.NEIGHBOURS[n]} - {h} - set(B.NEIGHBOURS[h])))
                   for h in _CELLS)
+#: the sea cells, the land ones, and the land ones next to the sea.
+_SEA = frozenset(i for i in _CELLS if not B.LAND[i])
+_LAND = frozenset(i for i in _CELLS if B.LAND[i])
+_COASTAL = frozenset(i for i in _LAND if not _SEA.isdisjoint(B.NEIGHBOURS[i]))
+#: per cell index, the cells it neighbours (whose NEIGHBOURS hold it).
+_NEXT_TO = tuple(tuple(h for h in _CELLS if i in B.NEIGHBOURS[h]) for i in _CELLS)
+#: per species, its token names; and every token name, with "" (an empty space).
+_NAMES_OF: dict[str, frozenset[str]] = {sp: frozenset(t for t in B.TOKENS if B.SPECIES_OF[t] == sp)
+                                        for sp in set(B.SPECIES_OF.values())}
+_KNOWN = frozenset(B.TOKENS) | {""}
 #: the water and inland cells per flooding (the ``flooded`` list as a tuple), the last few found.
 _AREAS: dict[tuple[bool, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 _AREAS_KEPT = 256
@@ -29,10 +40,12 @@ def _areas(flooded: list[bool]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     key = tuple(flooded)
     found = _AREAS.get(key)
     if found is None:
-        wet = [not land or bool(f) for land, f in zip(B.LAND, flooded)]  # state.is_water, cell by cell
-        water = tuple(i for i in _CELLS if wet[i])
-        water_set = set(water)
-        inland = tuple(i for i in _CELLS if not wet[i] and water_set.isdisjoint(B.NEIGHBOURS[i]))
+        wet = set(compress(_CELLS, key))  # the flooded cells; water is state.is_water's: sea or flooded
+        water = tuple(sorted(_SEA | wet))
+        near = set(_COASTAL)  # the cells next to water: to the sea, or to a flooded cell
+        for i in wet:
+            near.update(_NEXT_TO[i])
+        inland = tuple(sorted(_LAND - wet - near))
         if len(_AREAS) >= _AREAS_KEPT:
             _AREAS.clear()
         found = _AREAS[key] = (water, inland)
@@ -50,7 +63,7 @@ def board_mutants(move: Move, state: TwoByTwoState, rng: random.Random) -> list[
     cells = _CELLS
     water, inland = _areas(s["flooded"])
     board_tokens = s["tokens"]
-    tokens = [i for i, t in enumerate(board_tokens) if t]
+    tokens = list(compress(cells, board_tokens))  # the cells holding a token
     out: list[Any] = [{"type": "pass"}, {"type": "water", "cell": B.CELLS[rng.choice(cells)]},
                       {"type": "move", "to": B.CELLS[rng.choice(cells)]},
                       {"type": "place-ark", "cell": rng.choice(B.ARK_SPACES)}]
@@ -67,7 +80,12 @@ def board_mutants(move: Move, state: TwoByTwoState, rng: random.Random) -> list[
         out.append({"type": "rescue", "cells": [B.CELLS[a], B.CELLS[b]]})
         species_of, known = B.species_of, B.SPECIES_OF.get
         species = species_of(board_tokens[a])
-        same = [j for j in tokens if j != a and (known(board_tokens[j]) or species_of(board_tokens[j])) == species]
+        names = _NAMES_OF.get(species)
+        if names is not None and _KNOWN.issuperset(board_tokens):  # every token a known one: by name
+            same = list(compress(cells, map(names.__contains__, board_tokens)))
+            same.remove(a)
+        else:
+            same = [j for j in tokens if j != a and (known(board_tokens[j]) or species_of(board_tokens[j])) == species]
         out += [{"type": "rescue", "cells": [B.CELLS[a], B.CELLS[j]]} for j in _pick(rng, same)]
         out.append({"type": "rescue", "cells": [B.CELLS[a], B.CELLS[a]]})
     if move.get("type") == "rescue":
