@@ -420,6 +420,9 @@ return function(U, s, what)
   elseif what == "flag-back" then s.face_up[100] = false
   elseif what == "token-number" then s.tokens[50] = 5
   elseif what == "grown" then s.flooded[#s.flooded + 1] = true
+  elseif what == "setup-players" then s.setup.players = 9
+  elseif what == "removed-changed" then s.setup.removed[2] = "x-removed"
+  elseif what == "option-renamed" then s.options.other = s.options.scoring; s.options.scoring = nil
   elseif what == "shrunk" then s.flooded[#s.flooded] = nil; s.flooded[#s.flooded] = nil
   elseif what == "escape" then s.lost[#s.lost + 1] = 'say "hi"\\n'
   elseif what == "null" then s.tokens[1] = U.NULL
@@ -447,6 +450,12 @@ def _odd(data: dict[str, Any], what: str) -> None:
         data["tokens"][49] = 5
     elif what == "grown":
         data["flooded"].append(True)
+    elif what == "setup-players":
+        data["setup"]["players"] = 9
+    elif what == "removed-changed":
+        data["setup"]["removed"][1] = "x-removed"
+    elif what == "option-renamed":
+        data["options"]["other"] = data["options"].pop("scoring")
     elif what == "shrunk":
         del data["flooded"][-2:]
     elif what == "escape":
@@ -474,8 +483,8 @@ def test_the_lua_state_json_is_pythons_after_every_move_and_with_odd_contents(lu
     """The Lua rules write their state's JSON themselves (the runtime's U.json is slower on it);
     the text is Python's canonical JSON after every move of a whole game, and still is once the
     state holds what that writer leaves to the runtime, one odd thing after another, and after
-    changes in place to the long lists whose texts it keeps (an item changed, of another type,
-    changed back, the list grown or shrunk)."""
+    changes in place to the lists and objects whose texts it keeps (an item changed, of another
+    type, changed back, a list grown or shrunk, an object's value or key changed)."""
     from rules.two_by_two.engine import STATE_KEYS
     from tts_builder.simulate import play_game
     transcript = play_game("two-by-two", 7 + players, policy="random", num_players=players)
@@ -489,9 +498,9 @@ def test_the_lua_state_json_is_pythons_after_every_move_and_with_odd_contents(lu
     assert state.is_terminal() and set(state.to_json()) <= set(STATE_KEYS)
     data = copy.deepcopy(state.to_json())
     odd = lua.sandbox.execute(ODD_CONTENTS, "odd.lua")
-    for what in ("layout-changed", "flag-number", "flag-back", "token-number", "grown", "shrunk", "escape", "null",
-                 "fraction", "negative", "big", "untagged", "object-in-list", "empty-object", "long-string",
-                 "unknown-key"):
+    for what in ("layout-changed", "flag-number", "flag-back", "token-number", "grown", "shrunk", "setup-players",
+                 "removed-changed", "option-renamed", "escape", "null", "fraction", "negative", "big", "untagged",
+                 "object-in-list", "empty-object", "long-string", "unknown-key"):
         lua.sandbox.call(odd, lua.rules.U, lstate, what)
         _odd(data, what)
         assert lua.state_json(lstate) == canonical_json(data), what
