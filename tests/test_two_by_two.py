@@ -423,6 +423,8 @@ return function(U, s, what)
   elseif what == "setup-players" then s.setup.players = 9
   elseif what == "removed-changed" then s.setup.removed[2] = "x-removed"
   elseif what == "option-renamed" then s.options.other = s.options.scoring; s.options.scoring = nil
+  elseif what == "pair-changed" then s.revealed[1][2] = "x-token"
+  elseif what == "pair-grown" then s.revealed[2][3] = "x-more"
   elseif what == "shrunk" then s.flooded[#s.flooded] = nil; s.flooded[#s.flooded] = nil
   elseif what == "escape" then s.lost[#s.lost + 1] = 'say "hi"\\n'
   elseif what == "null" then s.tokens[1] = U.NULL
@@ -456,6 +458,10 @@ def _odd(data: dict[str, Any], what: str) -> None:
         data["setup"]["removed"][1] = "x-removed"
     elif what == "option-renamed":
         data["options"]["other"] = data["options"].pop("scoring")
+    elif what == "pair-changed":
+        data["revealed"][0][1] = "x-token"
+    elif what == "pair-grown":
+        data["revealed"][1].append("x-more")
     elif what == "shrunk":
         del data["flooded"][-2:]
     elif what == "escape":
@@ -484,7 +490,8 @@ def test_the_lua_state_json_is_pythons_after_every_move_and_with_odd_contents(lu
     the text is Python's canonical JSON after every move of a whole game, and still is once the
     state holds what that writer leaves to the runtime, one odd thing after another, and after
     changes in place to the lists and objects whose texts it keeps (an item changed, of another
-    type, changed back, a list grown or shrunk, an object's value or key changed)."""
+    type, changed back, a list grown or shrunk, a reveal's pair changed or grown, an object's value
+    or key changed)."""
     from rules.two_by_two.engine import STATE_KEYS
     from tts_builder.simulate import play_game
     transcript = play_game("two-by-two", 7 + players, policy="random", num_players=players)
@@ -499,7 +506,7 @@ def test_the_lua_state_json_is_pythons_after_every_move_and_with_odd_contents(lu
     data = copy.deepcopy(state.to_json())
     odd = lua.sandbox.execute(ODD_CONTENTS, "odd.lua")
     for what in ("layout-changed", "flag-number", "flag-back", "token-number", "grown", "shrunk", "setup-players",
-                 "removed-changed", "option-renamed", "escape", "null", "fraction", "negative", "big", "untagged",
+                 "removed-changed", "option-renamed", "pair-changed", "pair-grown", "escape", "null", "fraction", "negative", "big", "untagged",
                  "object-in-list", "empty-object", "long-string", "unknown-key"):
         lua.sandbox.call(odd, lua.rules.U, lstate, what)
         _odd(data, what)
