@@ -42,6 +42,8 @@ MOVE_FIELDS = {"place-ark": ("type", "cell"), "water": ("type", "cell"), "move":
 STATE_KEYS = ("actions", "arks", "colors", "end", "face_up", "flooded", "lost", "options", "phase", "players",
               "rescued", "revealed", "setup", "tokens", "track", "turn", "water_left")
 _MOVE_FIELD_SETS = {t: frozenset(fields) for t, fields in MOVE_FIELDS.items()}
+#: the fields each move type needs besides its type
+_MOVE_NEEDS = {t: fields[1:] for t, fields in MOVE_FIELDS.items()}
 #: the keys :meth:`TwoByTwoState.json_strings` knows (all but "end" always there), and a setup's
 _STATE_KEY_SET = frozenset(STATE_KEYS)
 _STATE_KEYS_ALWAYS = _STATE_KEY_SET - {"end"}
@@ -281,34 +283,38 @@ class TwoByTwoState(State):
     def check(self, move: Any) -> Verdict:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             return _v("move-format", "A move is an object with a string field 'type'.")
-        if self.is_terminal():
+        s = self.s
+        if "end" in s:  # is_terminal
             return _v("game-over", "The game is over; no more moves.")
         t = move["type"]
-        if t not in MOVE_TYPES:
+        fields = _MOVE_FIELD_SETS.get(t)
+        if fields is None:  # not one of MOVE_TYPES
             return _v("move-format", f"Unknown move type '{t}'.")
-        if not _MOVE_FIELD_SETS[t].issuperset(move):  # (sorting only a move with a field too many)
+        if not fields.issuperset(move):  # (sorting only a move with a field too many)
             for key in sorted(move):
-                if key not in MOVE_FIELDS[t]:
+                if key not in fields:
                     return _v("move-format", f"A '{t}' move has no field '{key}'.")
-        for key in MOVE_FIELDS[t][1:]:
+        for key in _MOVE_NEEDS[t]:
             if key not in move:
                 return _v("move-format", f"A '{t}' move needs a '{key}'.")
         if t == "rescue":
             cells = move["cells"]
-            if not isinstance(cells, list) or len(cells) != 2 or not all(isinstance(c, str) for c in cells):
+            if not isinstance(cells, list) or len(cells) != 2 \
+                    or not (isinstance(cells[0], str) and isinstance(cells[1], str)):
                 return _v("move-format", "Field 'cells' must be a list of two spaces.")
             named = list(cells)
         elif t == "pass":
             named = []
         else:
-            value = move[MOVE_FIELDS[t][1]]
+            value = move[_MOVE_NEEDS[t][0]]
             if not isinstance(value, str):
-                return _v("move-format", f"Field '{MOVE_FIELDS[t][1]}' must be a string.")
+                return _v("move-format", f"Field '{_MOVE_NEEDS[t][0]}' must be a string.")
             named = [value]
+        index = B.CELL_INDEX
         for c in named:
-            if c not in B.CELL_INDEX:
+            if c not in index:
                 return _v("unknown-cell", f"There is no space '{c}' on the board (spaces are q,r).")
-        phase = self.s["phase"]
+        phase = s["phase"]
         if phase == "arks":
             if t != "place-ark":
                 return _v("setup-order", "First every player places their ark on an ark space, in turn order.")
