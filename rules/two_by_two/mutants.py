@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from itertools import compress
-from typing import Any, Sequence
+from typing import Any
 
 from rules.core import Move
 from rules.two_by_two import board as B
@@ -52,43 +52,45 @@ def _areas(flooded: list[bool]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return found
 
 
-def _pick(rng: random.Random, items: Sequence[Any]) -> list[Any]:
-    return [rng.choice(items)] if items else []
-
-
 def board_mutants(move: Move, state: TwoByTwoState, rng: random.Random) -> list[Any]:
     """The board-shaped wrong moves for ``move`` in ``state``, drawn from ``rng`` (the same
     mutants from the same draws whatever is kept between calls)."""
     s = state.s
-    cells = _CELLS
+    cells, names, choice = _CELLS, B.CELLS, rng.choice
     water, inland = _areas(s["flooded"])
     board_tokens = s["tokens"]
-    tokens = list(compress(cells, board_tokens))  # the cells holding a token
-    out: list[Any] = [{"type": "pass"}, {"type": "water", "cell": B.CELLS[rng.choice(cells)]},
-                      {"type": "move", "to": B.CELLS[rng.choice(cells)]},
-                      {"type": "place-ark", "cell": rng.choice(B.ARK_SPACES)}]
-    for i in _pick(rng, water) + _pick(rng, inland):
-        out.append({"type": "water", "cell": B.CELLS[i]})
+    out: list[Any] = [{"type": "pass"}, {"type": "water", "cell": names[choice(cells)]},
+                      {"type": "move", "to": names[choice(cells)]},
+                      {"type": "place-ark", "cell": choice(B.ARK_SPACES)}]
+    if water:  # (a list that may be empty: no draw from it when it is)
+        out.append({"type": "water", "cell": names[choice(water)]})
+    if inland:
+        out.append({"type": "water", "cell": names[choice(inland)]})
     seat = s["turn"]
     here = s["arks"][seat] if seat < len(s["arks"]) else ""
     if here:
         h = B.CELL_INDEX[here]
-        out += [{"type": "move", "to": B.CELLS[i]} for i in _pick(rng, _TWO_AWAY[h]) + _pick(rng, B.NEIGHBOURS[h])]
-    out += [{"type": "place-ark", "cell": B.CELLS[i]} for i in _pick(rng, water)]
+        for near in (_TWO_AWAY[h], B.NEIGHBOURS[h]):
+            if near:
+                out.append({"type": "move", "to": names[choice(near)]})
+    if water:
+        out.append({"type": "place-ark", "cell": names[choice(water)]})
+    tokens = list(compress(cells, board_tokens))  # the cells holding a token
     if len(tokens) >= 2:
         a, b = rng.sample(tokens, 2)
-        out.append({"type": "rescue", "cells": [B.CELLS[a], B.CELLS[b]]})
+        out.append({"type": "rescue", "cells": [names[a], names[b]]})
         species_of, known = B.species_of, B.SPECIES_OF.get
         species = species_of(board_tokens[a])
-        names = _NAMES_OF.get(species)
-        if names is not None and _KNOWN.issuperset(board_tokens):  # every token a known one: by name
-            same = list(compress(cells, map(names.__contains__, board_tokens)))
+        same_names = _NAMES_OF.get(species)
+        if same_names is not None and _KNOWN.issuperset(board_tokens):  # every token a known one: by name
+            same = list(compress(cells, map(same_names.__contains__, board_tokens)))
             same.remove(a)
         else:
             same = [j for j in tokens if j != a and (known(board_tokens[j]) or species_of(board_tokens[j])) == species]
-        out += [{"type": "rescue", "cells": [B.CELLS[a], B.CELLS[j]]} for j in _pick(rng, same)]
-        out.append({"type": "rescue", "cells": [B.CELLS[a], B.CELLS[a]]})
+        if same:
+            out.append({"type": "rescue", "cells": [names[a], names[choice(same)]]})
+        out.append({"type": "rescue", "cells": [names[a], names[a]]})
     if move.get("type") == "rescue":
         out.append({"type": "rescue", "cells": list(reversed(move["cells"]))})
-        out.append({"type": "rescue", "cells": [move["cells"][0], B.CELLS[rng.choice(cells)]]})
+        out.append({"type": "rescue", "cells": [move["cells"][0], names[choice(cells)]]})
     return out
