@@ -44,6 +44,8 @@ STATE_KEYS = ("actions", "arks", "colors", "end", "face_up", "flooded", "lost", 
 _MOVE_FIELD_SETS = {t: frozenset(fields) for t, fields in MOVE_FIELDS.items()}
 #: the fields each move type needs besides its type
 _MOVE_NEEDS = {t: fields[1:] for t, fields in MOVE_FIELDS.items()}
+#: the heuristic's and the mutants' functions, once imported
+_LATER: dict[str, Any] = {}
 #: the keys :meth:`TwoByTwoState.json_strings` knows (all but "end" always there), and a setup's
 _STATE_KEY_SET = frozenset(STATE_KEYS)
 _STATE_KEYS_ALWAYS = _STATE_KEY_SET - {"end"}
@@ -100,14 +102,22 @@ class TwoByTwoGame(Game):
                 "state_keys": sorted(STATE_KEYS)}
 
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
-        from rules.two_by_two.heuristic import choose
-        return choose(obs, moves, rng)
+        choose = _LATER.get("choose")
+        if choose is None:  # (imported on first use: the heuristic imports this module)
+            from rules.two_by_two import heuristic
+            choose = _LATER["choose"] = heuristic.choose
+        move: Move = choose(obs, moves, rng)
+        return move
 
     def board_mutants(self, move: Move, state: State, rng: random.Random) -> list[Any]:
         """Board-shaped wrong moves for check-lua and the invariant suite."""
-        from rules.two_by_two.mutants import board_mutants
+        board_mutants = _LATER.get("board_mutants")
+        if board_mutants is None:  # (imported on first use: the mutants import this module)
+            from rules.two_by_two import mutants
+            board_mutants = _LATER["board_mutants"] = mutants.board_mutants
         assert isinstance(state, TwoByTwoState)
-        return board_mutants(move, state, rng)
+        made: list[Any] = board_mutants(move, state, rng)
+        return made
 
 
 def _checked_setup(setup: Mapping[str, Any]) -> JSONDict:
