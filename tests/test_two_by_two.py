@@ -325,6 +325,93 @@ def test_the_move_list_is_every_move_check_accepts():
     assert seen["water"] > 100 and seen["rescue"] > 10, seen
 
 
+
+def test_json_strings_lists_every_string_the_state_json_holds():
+    """The mutants' hook (rules.mutate): the same set a walk of the whole JSON finds, in every
+    position of games for each seat count, scoring and policy, and at the end; a state with a key
+    or setup field it does not know, or without one every state has, is walked whole."""
+    import random
+    from rules.mutate import _strings
+    from rules.players import choose
+    checked = ended = 0
+    for seed in range(12):
+        state = GAME.new_state(seed=seed, num_players=2 + seed % 3,
+                               options={"scoring": ("basic", "advanced")[seed % 2]})
+        rng = random.Random(seed)
+        policy = ("random", "heuristic", "mixed")[seed % 3]
+        while not state.is_terminal():
+            assert state.json_strings() == _strings(state.to_json())
+            checked += 1
+            state.apply(choose(GAME, state, "heuristic" if policy == "heuristic" or
+                               (policy == "mixed" and state.current_player() == 0) else "random", rng))
+        assert state.json_strings() == _strings(state.to_json()) and "end" in state.to_json()
+        ended += len(state.to_json()["revealed"]) > 20 and any(state.to_json()["rescued"])
+    assert checked > 800 and ended > 6
+    data = GAME.new_state(seed=1).to_json()
+    for odd in ({**data, "note": ["x-note"]}, {**data, "setup": {**data["setup"], "by": "x-setup"}},
+                {k: v for k, v in data.items() if k != "lost"}):
+        state = GAME.state_from_json(odd)
+        assert state.json_strings() == _strings(odd)
+    assert "x-note" in GAME.state_from_json({**data, "note": ["x-note"]}).json_strings()
+
+
+
+def test_the_mutants_water_and_inland_cells_are_the_states():
+    """board_mutants' water cells are the ones is_water names, its inland cells the dry ones that
+    touch no water (found from the sea, the flooded cells and their neighbours), and a rescue
+    mutant's second animal, when there is one, is of the first one's species."""
+    import random
+    from rules.players import choose
+    from rules.two_by_two.mutants import _areas, board_mutants
+    checked = rescues = 0
+    for seed in range(6):
+        state = GAME.new_state(seed=seed, num_players=2 + seed % 3)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            water, inland = _areas(state.to_json()["flooded"])
+            assert water == tuple(i for i in range(len(B.CELLS)) if state.is_water(i))
+            assert inland == tuple(i for i in range(len(B.CELLS))
+                                   if not state.is_water(i) and not state.touches_water(i))
+            move = choose(GAME, state, "random", rng)
+            made = [m for m in board_mutants(move, state, random.Random(checked)) if m["type"] == "rescue"]
+            tokens = state.to_json()["tokens"]
+            if len(made) > 2 and made[1]["cells"][0] != made[1]["cells"][1]:
+                a, b = (tokens[B.CELL_INDEX[c]] for c in made[1]["cells"])
+                assert B.species_of(a) == B.species_of(b) and a != b
+                rescues += 1
+            checked += 1
+            state.apply(move)
+    assert checked > 400 and rescues > 100
+
+
+
+def test_the_heuristic_waters_where_the_points_are_sparing_face_up_pairs():
+    """Its water goes on a best space by the rule it follows: a point per water space next to it
+    plus one, ten off where a face-up animal has its partner face up (counted here neighbour by
+    neighbour); among equals, the same draw picks the same space."""
+    import random
+    from rules.players import choose
+    from rules.two_by_two.heuristic import _pair_cells
+    from rules.two_by_two.heuristic import choose as heuristic
+    picked = 0
+    for seed in range(8):
+        state = GAME.new_state(seed=seed, num_players=2 + seed % 3)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            if moves[0]["type"] == "water" and len(moves) > 1:
+                obs = state.observation(state.current_player())
+                wanted = _pair_cells(obs)
+                values = [sum(1 for n in B.NEIGHBOURS[B.CELL_INDEX[m["cell"]]] if state.is_water(n)) + 1
+                          - (10 if B.CELL_INDEX[m["cell"]] in wanted else 0) for m in moves]
+                best = [m for m, v in zip(moves, values) if v == max(values)]
+                draw = random.Random(picked)
+                assert heuristic(obs, moves, random.Random(picked)) == draw.choice(best)
+                picked += 1
+            state.apply(choose(GAME, state, "random", rng))
+    assert picked > 200
+
+
 # -- the Lua mirror -----------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -356,7 +443,18 @@ def test_lua_refuses_with_the_same_rule_and_words(lua):
 #: writer leaves each to the runtime's U.json, and the text must stay Python's.
 ODD_CONTENTS = """
 return function(U, s, what)
-  if what == "escape" then s.lost[#s.lost + 1] = 'say "hi"\\n'
+  if what == "layout-changed" then s.setup.layout[40] = s.setup.layout[1]
+  elseif what == "flag-number" then s.face_up[100] = 7
+  elseif what == "flag-back" then s.face_up[100] = false
+  elseif what == "token-number" then s.tokens[50] = 5
+  elseif what == "grown" then s.flooded[#s.flooded + 1] = true
+  elseif what == "setup-players" then s.setup.players = 9
+  elseif what == "removed-changed" then s.setup.removed[2] = "x-removed"
+  elseif what == "option-renamed" then s.options.other = s.options.scoring; s.options.scoring = nil
+  elseif what == "pair-changed" then s.revealed[1][2] = "x-token"
+  elseif what == "pair-grown" then s.revealed[2][3] = "x-more"
+  elseif what == "shrunk" then s.flooded[#s.flooded] = nil; s.flooded[#s.flooded] = nil
+  elseif what == "escape" then s.lost[#s.lost + 1] = 'say "hi"\\n'
   elseif what == "null" then s.tokens[1] = U.NULL
   elseif what == "fraction" then s.track[1] = 2.5
   elseif what == "negative" then s.track[2] = -3
@@ -372,7 +470,29 @@ end
 
 
 def _odd(data: dict[str, Any], what: str) -> None:
-    if what == "escape":
+    if what == "layout-changed":
+        data["setup"]["layout"][39] = data["setup"]["layout"][0]
+    elif what == "flag-number":
+        data["face_up"][99] = 7
+    elif what == "flag-back":
+        data["face_up"][99] = False
+    elif what == "token-number":
+        data["tokens"][49] = 5
+    elif what == "grown":
+        data["flooded"].append(True)
+    elif what == "setup-players":
+        data["setup"]["players"] = 9
+    elif what == "removed-changed":
+        data["setup"]["removed"][1] = "x-removed"
+    elif what == "option-renamed":
+        data["options"]["other"] = data["options"].pop("scoring")
+    elif what == "pair-changed":
+        data["revealed"][0][1] = "x-token"
+    elif what == "pair-grown":
+        data["revealed"][1].append("x-more")
+    elif what == "shrunk":
+        del data["flooded"][-2:]
+    elif what == "escape":
         data["lost"].append('say "hi"\n')
     elif what == "null":
         data["tokens"][0] = None
@@ -396,7 +516,10 @@ def _odd(data: dict[str, Any], what: str) -> None:
 def test_the_lua_state_json_is_pythons_after_every_move_and_with_odd_contents(lua, players):
     """The Lua rules write their state's JSON themselves (the runtime's U.json is slower on it);
     the text is Python's canonical JSON after every move of a whole game, and still is once the
-    state holds what that writer leaves to the runtime, one odd thing after another."""
+    state holds what that writer leaves to the runtime, one odd thing after another, and after
+    changes in place to the lists and objects whose texts it keeps (an item changed, of another
+    type, changed back, a list grown or shrunk, a reveal's pair changed or grown, an object's value
+    or key changed)."""
     from rules.two_by_two.engine import STATE_KEYS
     from tts_builder.simulate import play_game
     transcript = play_game("two-by-two", 7 + players, policy="random", num_players=players)
@@ -410,11 +533,31 @@ def test_the_lua_state_json_is_pythons_after_every_move_and_with_odd_contents(lu
     assert state.is_terminal() and set(state.to_json()) <= set(STATE_KEYS)
     data = copy.deepcopy(state.to_json())
     odd = lua.sandbox.execute(ODD_CONTENTS, "odd.lua")
-    for what in ("escape", "null", "fraction", "negative", "big", "untagged", "object-in-list", "empty-object",
-                 "long-string", "unknown-key"):
+    for what in ("layout-changed", "flag-number", "flag-back", "token-number", "grown", "shrunk", "setup-players",
+                 "removed-changed", "option-renamed", "pair-changed", "pair-grown", "escape", "null", "fraction", "negative", "big", "untagged",
+                 "object-in-list", "empty-object", "long-string", "unknown-key"):
         lua.sandbox.call(odd, lua.rules.U, lstate, what)
         _odd(data, what)
         assert lua.state_json(lstate) == canonical_json(data), what
+
+
+def test_the_lua_state_writer_takes_further_nil_arguments_as_none(lua):
+    """check-lua writes the state through a budgeted call that passes the state and two nils:
+    those nils are no arguments to the runtime's writer either, so the game's own writer takes
+    them (the same text for the same few instructions, where a further non-nil one goes to
+    the runtime's slower U.json)."""
+    state = started({"-3,5": "doves-1", "3,2": "doves-2"})
+    lstate = lua.new_state(state.setup(), state.options())
+    call = lua.sandbox.execute("return function(f, ...) return f(...) end", "pass.lua")
+    lua.sandbox.call(call, lua.rules.json, lstate)  # (the first write keeps the long lists' texts)
+    text = lua.sandbox.call(call, lua.rules.json, lstate)
+    alone = lua.sandbox.last_instructions
+    assert lua.sandbox.call(call, lua.rules.json, lstate, None, None) == text
+    assert lua.sandbox.last_instructions <= alone + 50
+    lua.sandbox.call(call, lua.rules.U.json, lstate, None, None)
+    assert lua.sandbox.last_instructions <= alone + 50
+    runtime = lua.sandbox.call(call, lua.rules.U.json, lstate, None, "")
+    assert lua.sandbox.last_instructions > alone + 1000 and runtime == text
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

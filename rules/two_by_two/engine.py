@@ -25,9 +25,11 @@ the Global script shuffled, never shown to a player (:meth:`observation` hides i
 from __future__ import annotations
 
 import random
+from itertools import chain
 from typing import Any, ClassVar, Mapping
 
 from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.mutate import _strings
 from rules.two_by_two import board as B
 
 DATA = B.DATA
@@ -40,6 +42,14 @@ MOVE_FIELDS = {"place-ark": ("type", "cell"), "water": ("type", "cell"), "move":
 STATE_KEYS = ("actions", "arks", "colors", "end", "face_up", "flooded", "lost", "options", "phase", "players",
               "rescued", "revealed", "setup", "tokens", "track", "turn", "water_left")
 _MOVE_FIELD_SETS = {t: frozenset(fields) for t, fields in MOVE_FIELDS.items()}
+#: the fields each move type needs besides its type
+_MOVE_NEEDS = {t: fields[1:] for t, fields in MOVE_FIELDS.items()}
+#: the heuristic's and the mutants' functions, once imported
+_LATER: dict[str, Any] = {}
+#: the keys :meth:`TwoByTwoState.json_strings` knows (all but "end" always there), and a setup's
+_STATE_KEY_SET = frozenset(STATE_KEYS)
+_STATE_KEYS_ALWAYS = _STATE_KEY_SET - {"end"}
+_SETUP_KEYS = frozenset(("players", "layout", "removed"))
 #: what a face-down token shows in an observation
 HIDDEN = "?"
 
@@ -92,14 +102,22 @@ class TwoByTwoGame(Game):
                 "state_keys": sorted(STATE_KEYS)}
 
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
-        from rules.two_by_two.heuristic import choose
-        return choose(obs, moves, rng)
+        choose = _LATER.get("choose")
+        if choose is None:  # (imported on first use: the heuristic imports this module)
+            from rules.two_by_two import heuristic
+            choose = _LATER["choose"] = heuristic.choose
+        move: Move = choose(obs, moves, rng)
+        return move
 
     def board_mutants(self, move: Move, state: State, rng: random.Random) -> list[Any]:
         """Board-shaped wrong moves for check-lua and the invariant suite."""
-        from rules.two_by_two.mutants import board_mutants
+        board_mutants = _LATER.get("board_mutants")
+        if board_mutants is None:  # (imported on first use: the mutants import this module)
+            from rules.two_by_two import mutants
+            board_mutants = _LATER["board_mutants"] = mutants.board_mutants
         assert isinstance(state, TwoByTwoState)
-        return board_mutants(move, state, rng)
+        made: list[Any] = board_mutants(move, state, rng)
+        return made
 
 
 def _checked_setup(setup: Mapping[str, Any]) -> JSONDict:
@@ -182,6 +200,24 @@ class TwoByTwoState(State):
     def to_json(self) -> JSONDict:
         return self.s
 
+    def json_strings(self) -> set[str]:
+        """Every string value in :meth:`to_json` (the mutants' hook, see ``rules.mutate``) without
+        walking it all: the lists of names taken whole (tokens, arks, colours, the layout, the six
+        removed, the lost, each reveal and each seat's rescues), the phase, and the small parts
+        (options, the end) walked. A state with a key, or a setup with a field, this does not know
+        is walked whole, as is one without a key every state has."""
+        s = self.s
+        setup = s.get("setup")
+        if not (_STATE_KEYS_ALWAYS <= s.keys() <= _STATE_KEY_SET and type(setup) is dict
+                and setup.keys() == _SETUP_KEYS):
+            return _strings(s)
+        out = set(setup["layout"])
+        out.update(setup["removed"], s["tokens"], s["colors"], s["arks"], s["lost"],
+                   chain.from_iterable(s["revealed"]), chain.from_iterable(s["rescued"]))
+        out.add(s["phase"])
+        out |= _strings([s["options"], s.get("end")])
+        return out
+
     def observation(self, player: int) -> JSONDict:
         """What ``player`` sees: every face-down token as ``"?"``, no setup (the layout and the six
         removed); ``viewer`` names the seat looking (no seat knows more than another)."""
@@ -257,34 +293,38 @@ class TwoByTwoState(State):
     def check(self, move: Any) -> Verdict:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             return _v("move-format", "A move is an object with a string field 'type'.")
-        if self.is_terminal():
+        s = self.s
+        if "end" in s:  # is_terminal
             return _v("game-over", "The game is over; no more moves.")
         t = move["type"]
-        if t not in MOVE_TYPES:
+        fields = _MOVE_FIELD_SETS.get(t)
+        if fields is None:  # not one of MOVE_TYPES
             return _v("move-format", f"Unknown move type '{t}'.")
-        if not _MOVE_FIELD_SETS[t].issuperset(move):  # (sorting only a move with a field too many)
+        if not fields.issuperset(move):  # (sorting only a move with a field too many)
             for key in sorted(move):
-                if key not in MOVE_FIELDS[t]:
+                if key not in fields:
                     return _v("move-format", f"A '{t}' move has no field '{key}'.")
-        for key in MOVE_FIELDS[t][1:]:
+        for key in _MOVE_NEEDS[t]:
             if key not in move:
                 return _v("move-format", f"A '{t}' move needs a '{key}'.")
         if t == "rescue":
             cells = move["cells"]
-            if not isinstance(cells, list) or len(cells) != 2 or not all(isinstance(c, str) for c in cells):
+            if not isinstance(cells, list) or len(cells) != 2 \
+                    or not (isinstance(cells[0], str) and isinstance(cells[1], str)):
                 return _v("move-format", "Field 'cells' must be a list of two spaces.")
             named = list(cells)
         elif t == "pass":
             named = []
         else:
-            value = move[MOVE_FIELDS[t][1]]
+            value = move[_MOVE_NEEDS[t][0]]
             if not isinstance(value, str):
-                return _v("move-format", f"Field '{MOVE_FIELDS[t][1]}' must be a string.")
+                return _v("move-format", f"Field '{_MOVE_NEEDS[t][0]}' must be a string.")
             named = [value]
+        index = B.CELL_INDEX
         for c in named:
-            if c not in B.CELL_INDEX:
+            if c not in index:
                 return _v("unknown-cell", f"There is no space '{c}' on the board (spaces are q,r).")
-        phase = self.s["phase"]
+        phase = s["phase"]
         if phase == "arks":
             if t != "place-ark":
                 return _v("setup-order", "First every player places their ark on an ark space, in turn order.")

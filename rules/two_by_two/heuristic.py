@@ -9,9 +9,15 @@ it there, else passes.
 from __future__ import annotations
 
 import random
+from itertools import compress
 
 from rules.core import JSONDict, Move
 from rules.two_by_two import board as B
+
+#: every cell index; the sea's; each cell's neighbours as a set
+_CELLS = range(len(B.CELLS))
+_SEA = frozenset(i for i in _CELLS if not B.LAND[i])
+_NEIGHBOUR_SETS = tuple(frozenset(B.NEIGHBOURS[i]) for i in _CELLS)
 
 
 def _is_water(obs: JSONDict, i: int) -> bool:
@@ -36,11 +42,12 @@ def choose(obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         return rng.choice(moves)
     if "water" in kinds:
         wanted = _pair_cells(obs)
-        land, flooded = B.LAND, obs["flooded"]
+        water = _SEA.union(compress(_CELLS, obs["flooded"]))  # the cells _is_water names
+        index, neighbours = B.CELL_INDEX, _NEIGHBOUR_SETS
 
         def value(m: Move) -> int:
-            i = B.CELL_INDEX[m["cell"]]
-            points = sum(1 for n in B.NEIGHBOURS[i] if not land[n] or flooded[n]) + 1  # _is_water
+            i = index[m["cell"]]
+            points = len(water.intersection(neighbours[i])) + 1  # the water next to i, and the token
             return points - (10 if i in wanted else 0)
 
         values = [value(m) for m in moves]
