@@ -183,7 +183,10 @@ class LuaEngine:
         self.sandbox.call(self.rules.apply, state, self.decode(move) if lua_move is None else lua_move)
 
     def state_json(self, state: Any) -> str:
-        text: str = self.sandbox.call(self.rules.json, state)
+        """The Lua state's JSON text: the rules' own writer (``Rules.state_json``) where they have
+        one, else the runtime's ``U.json`` (``Rules.json``); the same text either way."""
+        writer = self.rules.state_json
+        text: str = self.sandbox.call(self.rules.json if writer is None else writer, state)
         return text
 
 
