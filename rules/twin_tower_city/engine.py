@@ -748,6 +748,17 @@ class TTCState(State):
                 return _LEGAL, plan
         return self._judge(move)
 
+    def _mover_with(self, cid: str) -> int | None:
+        """The seat to play when it may play its Army or Warrior card ``cid`` now (in its hand, and
+        not while it still holds a Battle card for its second card); None otherwise. The shared
+        check of :meth:`_warrior_plan` and :meth:`_army_plan`."""
+        step = self._step
+        p = self._order[step]
+        hand = self._hands[p]
+        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
+            return None
+        return p
+
     def _warrior_plan(self, move: JSONDict) -> Plan | None:
         """The plan of a well-formed legal Warrior play, every check of :meth:`_judge` for one, in
         plain JSON types only; None for anything else (left to :meth:`_judge`, which words it)."""
@@ -755,10 +766,8 @@ class TTCState(State):
         card = _WARRIOR_CARDS.get(cid) if type(cid) is str else None
         if card is None or type(token) is not str or token == cid:
             return None
-        step = self._step
-        p = self._order[step]
-        hand = self._hands[p]
-        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
+        p = self._mover_with(card.id)
+        if p is None:
             return None
         found = self._resolve(self._side[p], [token])
         if isinstance(found, str):
@@ -773,10 +782,8 @@ class TTCState(State):
         swaps = move.get("swaps")
         if card is None or type(swaps) is not list or len(swaps) > MAX_SWAPS:
             return None
-        step = self._step
-        p = self._order[step]
-        hand = self._hands[p]
-        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
+        p = self._mover_with(card.id)
+        if p is None:
             return None
         pairs: list[tuple[str, str]] = []
         army = card.army

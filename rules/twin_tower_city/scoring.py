@@ -286,6 +286,33 @@ def side_tops(roster: Roster, warriors: Mapping[str, Sequence[Mapping[str, Any]]
     return best
 
 
+def counted_item_powers(roster: Roster, its: Sequence[Mapping[str, Any]], own: Mapping[str, int],
+                        opposing: Mapping[str, int]) -> list[int]:
+    """The Power of each of a side's un-nullified items ``its``, in table order, under the common
+    options (every copy of an item gets its bonuses, no random traits): :func:`copy_powers`'
+    every-copy path inlined, one sum per item id. ``own`` and ``opposing`` hold the participating
+    warriors of the side and of the other side (only their keys count)."""
+    item_power, bonus, wielders, targets = roster.item_power, roster.bonus, roster.wielders, roster.targets
+    cache: dict[str, int] = {}
+    powers: list[int] = []
+    for it in its:
+        if it["nullified"]:
+            continue
+        item = it["item"]
+        cp = cache.get(item)
+        if cp is None:
+            n = 0
+            for w in wielders[item]:
+                if w in own:
+                    n += 1
+            for w in targets[item]:
+                if w in opposing:
+                    n += 1
+            cp = cache[item] = item_power[item] + bonus * n
+        powers.append(cp)
+    return powers
+
+
 def items_total(roster: Roster, its: Sequence[Mapping[str, Any]], own: Mapping[str, int],
                 opposing: Mapping[str, int], options: Mapping[str, Any],
                 slots: Sequence[Mapping[str, Any]] | None = None) -> int:
@@ -295,25 +322,7 @@ def items_total(roster: Roster, its: Sequence[Mapping[str, Any]], own: Mapping[s
     no_bonuses = bool(options.get("no_bonuses"))
     duplicate_card = options.get("duplicate_item") == "duplicate-card"
     if not no_bonuses and options.get("wielder_bonus") != "one-copy" and not duplicate_card:
-        # copy_powers' every-copy path inlined (the common options): one sum per item id
-        item_power, bonus, wielders, targets = roster.item_power, roster.bonus, roster.wielders, roster.targets
-        cache: dict[str, int] = {}
-        powers: list[int] = []
-        for it in its:
-            if it["nullified"]:
-                continue
-            item = it["item"]
-            cp = cache.get(item)
-            if cp is None:
-                n = 0
-                for w in wielders[item]:
-                    if w in own:
-                        n += 1
-                for w in targets[item]:
-                    if w in opposing:
-                        n += 1
-                cp = cache[item] = item_power[item] + bonus * n
-            powers.append(cp)
+        powers = counted_item_powers(roster, its, own, opposing)
         powers.sort()
     else:
         if duplicate_card:
@@ -379,8 +388,7 @@ def default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Ma
     """:func:`round_totals` under the default scoring options (:func:`default_scoring`: every copy
     of an item gets its bonuses, environments count, no random traits) in one pass: the engine's
     end of every round (it asks :func:`default_scoring` once a game)."""
-    warrior_power, item_power, bonus = roster.warrior_power, roster.item_power, roster.bonus
-    wielders, targets = roster.wielders, roster.targets
+    warrior_power = roster.warrior_power
     dark: dict[str, int] = {}
     light: dict[str, int] = {}
     for top, slots in ((dark, warriors["dark"]), (light, warriors["light"])):
@@ -394,23 +402,7 @@ def default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Ma
                 top[w] = power
     totals = {"dark": sum(dark.values()), "light": sum(light.values())}
     for side, own, opposing in (("dark", dark, light), ("light", light, dark)):
-        cache: dict[str, int] = {}
-        powers: list[int] = []
-        for it in items[side]:
-            if it["nullified"]:
-                continue
-            item = it["item"]
-            cp = cache.get(item)
-            if cp is None:
-                n = 0
-                for w in wielders[item]:
-                    if w in own:
-                        n += 1
-                for w in targets[item]:
-                    if w in opposing:
-                        n += 1
-                cp = cache[item] = item_power[item] + bonus * n
-            powers.append(cp)
+        powers = counted_item_powers(roster, items[side], own, opposing)
         if len(powers) > len(own):
             powers.sort()
             del powers[:len(powers) - len(own)]
