@@ -382,6 +382,22 @@ def default_scoring(options: Mapping[str, Any]) -> bool:
         and not get("random_bonus_traits") and not get("no_environment_bonuses")
 
 
+#: the last roster and cards :func:`environment_shares` was asked about, and its answer
+_SHARES: list[Any] = []
+
+
+def environment_shares(roster: Roster, cards: Mapping[str, Card]) -> dict[str, tuple[str, int]]:
+    """Battle card id -> (the side its environment counts for, the environment's Power), for the
+    Battle cards of ``cards``. Remembered for the last roster and cards (the engine's are module
+    constants), which :func:`default_totals` reads without calling again."""
+    if not (_SHARES and _SHARES[0] is roster and _SHARES[1] is cards):
+        shares = {cid: (roster.env_side[str(card.environment)], roster.env_power[str(card.environment)])
+                  for cid, card in cards.items() if card.kind == "battle"}
+        _SHARES[:] = [roster, cards, shares]
+    answer: dict[str, tuple[str, int]] = _SHARES[2]
+    return answer
+
+
 def default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
                     warriors: Mapping[str, Sequence[Mapping[str, Any]]],
                     items: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, int]:
@@ -407,10 +423,10 @@ def default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Ma
             powers.sort()
             del powers[:len(powers) - len(own)]
         totals[side] += sum(powers)
-    env_side, env_power = roster.env_side, roster.env_power
+    shares = _SHARES[2] if _SHARES and _SHARES[0] is roster and _SHARES[1] is cards \
+        else environment_shares(roster, cards)
     for play in table:
-        card = cards[play["card"]]
-        if card.kind == "battle":
-            env = str(card.environment)
-            totals[env_side[env]] += env_power[env]
+        share = shares.get(play["card"])
+        if share is not None:  # a Battle card
+            totals[share[0]] += share[1]
     return totals
