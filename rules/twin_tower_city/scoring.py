@@ -290,26 +290,21 @@ def counted_item_powers(roster: Roster, its: Sequence[Mapping[str, Any]], own: M
                         opposing: Mapping[str, int]) -> list[int]:
     """The Power of each of a side's un-nullified items ``its``, in table order, under the common
     options (every copy of an item gets its bonuses, no random traits): :func:`copy_powers`'
-    every-copy path inlined, one sum per item id. ``own`` and ``opposing`` hold the participating
+    every-copy path inlined. ``own`` and ``opposing`` hold the participating
     warriors of the side and of the other side (only their keys count)."""
-    item_power, bonus, wielders, targets = roster.item_power, roster.bonus, roster.wielders, roster.targets
-    cache: dict[str, int] = {}
+    links, bonus = roster.item_links, roster.bonus
     powers: list[int] = []
     for it in its:
         if it["nullified"]:
             continue
-        item = it["item"]
-        cp = cache.get(item)
-        if cp is None:
-            n = 0
-            for w in wielders[item]:
-                if w in own:
-                    n += 1
-            for w in targets[item]:
-                if w in opposing:
-                    n += 1
-            cp = cache[item] = item_power[item] + bonus * n
-        powers.append(cp)
+        power, wielders, targets = links[it["item"]]
+        for w in wielders:
+            if w in own:
+                power += bonus
+        for w in targets:
+            if w in opposing:
+                power += bonus
+        powers.append(power)
     return powers
 
 
