@@ -399,18 +399,8 @@ def default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Ma
     """:func:`round_totals` under the default scoring options (:func:`default_scoring`: every copy
     of an item gets its bonuses, environments count, no random traits) in one pass: the engine's
     end of every round (it asks :func:`default_scoring` once a game)."""
-    warrior_power = roster.warrior_power
-    dark: dict[str, int] = {}
-    light: dict[str, int] = {}
-    for top, slots in ((dark, warriors["dark"]), (light, warriors["light"])):
-        for slot in slots:
-            if slot["replaced"]:
-                continue
-            w = slot["warrior"]
-            level = slot["level"]
-            power = warrior_power[w] + int(level) if level else warrior_power[w]
-            if w not in top or power > top[w]:
-                top[w] = power
+    tops = side_tops(roster, warriors)
+    dark, light = tops["dark"], tops["light"]
     totals = {"dark": sum(dark.values()), "light": sum(light.values())}
     for side, own, opposing in (("dark", dark, light), ("light", light, dark)):
         powers = counted_item_powers(roster, items[side], own, opposing)
