@@ -802,19 +802,22 @@ class TTCState(State):
         if p is None:
             return None
         pairs: list[tuple[str, str]] = []
+        tokens: list[str] = []
+        newcomers: list[str] = []  # each army warrior comes in once (a list: MAX_SWAPS is small)
         army = card.army
         for sw in swaps:
             if type(sw) is not dict or len(sw) != 2:
                 return None
             t, w = sw.get("replace"), sw.get("with")
-            if type(t) is not str or type(w) is not str or t == w or w not in army:
+            if type(t) is not str or type(w) is not str or t == w or w not in army or w in newcomers:
                 return None
+            newcomers.append(w)
             pairs.append((t, w))
         if len(pairs) > 1:
-            if len({w for _, w in pairs}) != len(pairs):
-                return None
             pairs.sort()
-        found = self._resolve(self._side[p], [t for t, _ in pairs])
+        for t, _ in pairs:
+            tokens.append(t)
+        found = self._resolve(self._side[p], tokens)
         if isinstance(found, str):
             return None
         return ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
