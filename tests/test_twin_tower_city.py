@@ -1141,3 +1141,38 @@ def test_resolve_takes_the_first_free_copy_in_table_order() -> None:
             legal = state.legal_moves()
             state.apply(legal[rng.randrange(len(legal) - 1)])
     assert checked > 2000 and 300 < found < checked - 300, (checked, found)
+
+
+def test_environment_shares_follow_the_cards_asked() -> None:
+    """default_totals reads the environments from environment_shares, remembered for the last
+    roster and cards: another cards mapping (one Battle card's environment swapped to the other
+    side's) is read afresh, and the engine's cards again after it."""
+    import dataclasses
+
+    from rules.twin_tower_city.scoring import default_totals, environment_shares
+    shares = environment_shares(ROSTER, CARDS)
+    battle = [c for c in CARDS.values() if c.kind == "battle"]
+    assert set(shares) == {c.id for c in battle}
+    for c in battle:
+        assert shares[c.id] == (ROSTER.env_side[str(c.environment)], ROSTER.env_power[str(c.environment)])
+    table, warriors, items = new_layout()
+    card = battle[0]
+    place_battle(table, warriors, items, 0, card, 1)
+    side = ROSTER.env_side[str(card.environment)]
+    other = next(e for e, s in ROSTER.env_side.items() if s != side)
+    swapped = dict(CARDS)
+    swapped[card.id] = dataclasses.replace(card, environment=other)
+    before = default_totals(ROSTER, CARDS, table, warriors, items)
+    after = default_totals(ROSTER, swapped, table, warriors, items)
+    other_side = ROSTER.env_side[other]
+    assert after[side] == before[side] - ROSTER.env_power[str(card.environment)]
+    assert after[other_side] == before[other_side] + ROSTER.env_power[other]
+    assert default_totals(ROSTER, CARDS, table, warriors, items) == before
+    assert before == round_totals(ROSTER, CARDS, table, warriors, items, GAME.resolve_options({}))
+
+
+def test_item_links_are_the_roster_lookups() -> None:
+    """Roster.item_links holds each item's Power, wielders and targets as the separate tables do."""
+    assert set(ROSTER.item_links) == set(ROSTER.item_power)
+    for item, (power, wielders, targets) in ROSTER.item_links.items():
+        assert (power, wielders, targets) == (ROSTER.item_power[item], ROSTER.wielders[item], ROSTER.targets[item])

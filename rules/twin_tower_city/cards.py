@@ -57,6 +57,8 @@ class Roster:
     bonus: int
     warriors_by_side: dict[str, tuple[str, ...]]
     items_by_side: dict[str, tuple[str, ...]]
+    #: item id -> (Power, wielders, targets): the three lookups of an item's bonuses in one
+    item_links: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]]
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Roster":
@@ -79,6 +81,8 @@ class Roster:
             bonus=int(data["bonus_value"]),
             warriors_by_side={s: tuple(w["id"] for w in data["warriors"] if w["side"] == s) for s in SIDES},
             items_by_side={s: tuple(i["id"] for i in data["items"] if i["side"] == s) for s in SIDES},
+            item_links={i["id"]: (int(i["power"]), tuple(wielders[i["id"]]), tuple(targets[i["id"]]))
+                        for i in data["items"]},
         )
 
 

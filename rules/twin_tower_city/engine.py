@@ -649,22 +649,34 @@ class TTCState(State):
         self._make(plan)
 
     def try_apply(self, move: Any) -> Verdict:
-        # _validate's Battle card shortcut and _make's common case for it, inlined (most moves)
-        if type(move) is dict and len(move) == 2 and self._phase == "play" and move.get("type") == "play-battle":
-            cid = move.get("card")
-            card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
-            if card is not None:
-                step = self._step
-                p = self._order[step]
-                hand = self._hands[p]
-                if cid in hand:
-                    hand.remove(cid)
-                    place_battle(self._table, self._warriors, self._items, p, card, 2 if step < self._n else 3)
-                    if step + 1 < len(self._order):
-                        self._step = step + 1
-                    else:
-                        self._after_play()
-                    return _LEGAL
+        # _validate's shortcuts for a Battle card and a nullify move, and _make's for them,
+        # inlined (most moves); anything else goes the long way
+        if type(move) is dict and len(move) == 2:
+            mtype = move.get("type")
+            phase = self._phase
+            if mtype == "play-battle" and phase == "play":
+                cid = move.get("card")
+                card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
+                if card is not None:
+                    step = self._step
+                    p = self._order[step]
+                    hand = self._hands[p]
+                    if cid in hand:
+                        hand.remove(cid)
+                        place_battle(self._table, self._warriors, self._items, p, card, 2 if step < self._n else 3)
+                        if step + 1 < len(self._order):
+                            self._step = step + 1
+                        else:
+                            self._after_play()
+                        return _LEGAL
+            elif mtype == "nullify-items" and phase == "nullify":
+                chosen = move.get("items")
+                side = self._decider
+                if type(chosen) is list and len(chosen) == self._need and side is not None:
+                    taken = self._nullify_indexes(side, chosen)
+                    if taken is not None:
+                        self._nullify(side, taken)
+                        return _LEGAL
         verdict, plan = self._validate(move)
         if verdict.ok:
             self._make(plan)
@@ -679,19 +691,7 @@ class TTCState(State):
             self._refresh()
             return
         if kind == "nullify":
-            _, side, indexes = plan
-            for index in indexes:
-                self._items[side][index]["nullified"] = True
-            # what _refresh finds: the decider has no excess left; the other side is still to
-            # choose only when it comes after (seat 1's side; seat 0's had none, and nullifying
-            # one side's items changes nothing of the other's)
-            self._decider, self._need = None, 0
-            if side == self._side[0]:
-                need = excess_items(self._warriors, self._items, self._side[1])
-                if need:
-                    self._decider, self._need = self._side[1], need
-            if self._decider is None:
-                self._finish_round()
+            self._nullify(plan[1], plan[2])
             return
         step = self._step
         p = self._order[step]
@@ -717,6 +717,22 @@ class TTCState(State):
             self._table.append({"seat": p, "card": card.id, "stage": stage, "replace": token})
             replace_warrior(self._warriors, side, index, str(card.warrior), card.level, card.id, p, home=self._homes)
         self._after_play()
+
+    def _nullify(self, side: str, indexes: list[int]) -> None:
+        """Carry out a legal nullify move: ``side`` nullifies its items at ``indexes``."""
+        its = self._items[side]
+        for index in indexes:
+            its[index]["nullified"] = True
+        # what _refresh finds: the decider has no excess left; the other side is still to
+        # choose only when it comes after (seat 1's side; seat 0's had none, and nullifying
+        # one side's items changes nothing of the other's)
+        self._decider, self._need = None, 0
+        if side == self._side[0]:
+            need = excess_items(self._warriors, self._items, self._side[1])
+            if need:
+                self._decider, self._need = self._side[1], need
+        if self._decider is None:
+            self._finish_round()
 
     def _no(self, rule: str, message: str) -> tuple[Verdict, Plan]:
         return self.game.verdict(rule, message), ()
@@ -748,6 +764,17 @@ class TTCState(State):
                 return _LEGAL, plan
         return self._judge(move)
 
+    def _mover_with(self, cid: str) -> int | None:
+        """The seat to play when it may play its Army or Warrior card ``cid`` now (in its hand, and
+        not while it still holds a Battle card for its second card); None otherwise. The shared
+        check of :meth:`_warrior_plan` and :meth:`_army_plan`."""
+        step = self._step
+        p = self._order[step]
+        hand = self._hands[p]
+        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
+            return None
+        return p
+
     def _warrior_plan(self, move: JSONDict) -> Plan | None:
         """The plan of a well-formed legal Warrior play, every check of :meth:`_judge` for one, in
         plain JSON types only; None for anything else (left to :meth:`_judge`, which words it)."""
@@ -755,10 +782,8 @@ class TTCState(State):
         card = _WARRIOR_CARDS.get(cid) if type(cid) is str else None
         if card is None or type(token) is not str or token == cid:
             return None
-        step = self._step
-        p = self._order[step]
-        hand = self._hands[p]
-        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
+        p = self._mover_with(card.id)
+        if p is None:
             return None
         found = self._resolve(self._side[p], [token])
         if isinstance(found, str):
@@ -773,25 +798,26 @@ class TTCState(State):
         swaps = move.get("swaps")
         if card is None or type(swaps) is not list or len(swaps) > MAX_SWAPS:
             return None
-        step = self._step
-        p = self._order[step]
-        hand = self._hands[p]
-        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
+        p = self._mover_with(card.id)
+        if p is None:
             return None
         pairs: list[tuple[str, str]] = []
+        tokens: list[str] = []
+        newcomers: list[str] = []  # each army warrior comes in once (a list: MAX_SWAPS is small)
         army = card.army
         for sw in swaps:
             if type(sw) is not dict or len(sw) != 2:
                 return None
             t, w = sw.get("replace"), sw.get("with")
-            if type(t) is not str or type(w) is not str or t == w or w not in army:
+            if type(t) is not str or type(w) is not str or t == w or w not in army or w in newcomers:
                 return None
+            newcomers.append(w)
             pairs.append((t, w))
         if len(pairs) > 1:
-            if len({w for _, w in pairs}) != len(pairs):
-                return None
             pairs.sort()
-        found = self._resolve(self._side[p], [t for t, _ in pairs])
+        for t, _ in pairs:
+            tokens.append(t)
+        found = self._resolve(self._side[p], tokens)
         if isinstance(found, str):
             return None
         return ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])

@@ -286,6 +286,28 @@ def side_tops(roster: Roster, warriors: Mapping[str, Sequence[Mapping[str, Any]]
     return best
 
 
+def counted_item_powers(roster: Roster, its: Sequence[Mapping[str, Any]], own: Mapping[str, int],
+                        opposing: Mapping[str, int]) -> list[int]:
+    """The Power of each of a side's un-nullified items ``its``, in table order, under the common
+    options (every copy of an item gets its bonuses, no random traits): :func:`copy_powers`'
+    every-copy path inlined. ``own`` and ``opposing`` hold the participating
+    warriors of the side and of the other side (only their keys count)."""
+    links, bonus = roster.item_links, roster.bonus
+    powers: list[int] = []
+    for it in its:
+        if it["nullified"]:
+            continue
+        power, wielders, targets = links[it["item"]]
+        for w in wielders:
+            if w in own:
+                power += bonus
+        for w in targets:
+            if w in opposing:
+                power += bonus
+        powers.append(power)
+    return powers
+
+
 def items_total(roster: Roster, its: Sequence[Mapping[str, Any]], own: Mapping[str, int],
                 opposing: Mapping[str, int], options: Mapping[str, Any],
                 slots: Sequence[Mapping[str, Any]] | None = None) -> int:
@@ -295,25 +317,7 @@ def items_total(roster: Roster, its: Sequence[Mapping[str, Any]], own: Mapping[s
     no_bonuses = bool(options.get("no_bonuses"))
     duplicate_card = options.get("duplicate_item") == "duplicate-card"
     if not no_bonuses and options.get("wielder_bonus") != "one-copy" and not duplicate_card:
-        # copy_powers' every-copy path inlined (the common options): one sum per item id
-        item_power, bonus, wielders, targets = roster.item_power, roster.bonus, roster.wielders, roster.targets
-        cache: dict[str, int] = {}
-        powers: list[int] = []
-        for it in its:
-            if it["nullified"]:
-                continue
-            item = it["item"]
-            cp = cache.get(item)
-            if cp is None:
-                n = 0
-                for w in wielders[item]:
-                    if w in own:
-                        n += 1
-                for w in targets[item]:
-                    if w in opposing:
-                        n += 1
-                cp = cache[item] = item_power[item] + bonus * n
-            powers.append(cp)
+        powers = counted_item_powers(roster, its, own, opposing)
         powers.sort()
     else:
         if duplicate_card:
@@ -373,52 +377,41 @@ def default_scoring(options: Mapping[str, Any]) -> bool:
         and not get("random_bonus_traits") and not get("no_environment_bonuses")
 
 
+#: the last roster and cards :func:`environment_shares` was asked about, and its answer
+_SHARES: list[Any] = []
+
+
+def environment_shares(roster: Roster, cards: Mapping[str, Card]) -> dict[str, tuple[str, int]]:
+    """Battle card id -> (the side its environment counts for, the environment's Power), for the
+    Battle cards of ``cards``. Remembered for the last roster and cards (the engine's are module
+    constants), which :func:`default_totals` reads without calling again."""
+    if not (_SHARES and _SHARES[0] is roster and _SHARES[1] is cards):
+        shares = {cid: (roster.env_side[str(card.environment)], roster.env_power[str(card.environment)])
+                  for cid, card in cards.items() if card.kind == "battle"}
+        _SHARES[:] = [roster, cards, shares]
+    answer: dict[str, tuple[str, int]] = _SHARES[2]
+    return answer
+
+
 def default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
                     warriors: Mapping[str, Sequence[Mapping[str, Any]]],
                     items: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, int]:
     """:func:`round_totals` under the default scoring options (:func:`default_scoring`: every copy
     of an item gets its bonuses, environments count, no random traits) in one pass: the engine's
     end of every round (it asks :func:`default_scoring` once a game)."""
-    warrior_power, item_power, bonus = roster.warrior_power, roster.item_power, roster.bonus
-    wielders, targets = roster.wielders, roster.targets
-    dark: dict[str, int] = {}
-    light: dict[str, int] = {}
-    for top, slots in ((dark, warriors["dark"]), (light, warriors["light"])):
-        for slot in slots:
-            if slot["replaced"]:
-                continue
-            w = slot["warrior"]
-            level = slot["level"]
-            power = warrior_power[w] + int(level) if level else warrior_power[w]
-            if w not in top or power > top[w]:
-                top[w] = power
+    tops = side_tops(roster, warriors)
+    dark, light = tops["dark"], tops["light"]
     totals = {"dark": sum(dark.values()), "light": sum(light.values())}
     for side, own, opposing in (("dark", dark, light), ("light", light, dark)):
-        cache: dict[str, int] = {}
-        powers: list[int] = []
-        for it in items[side]:
-            if it["nullified"]:
-                continue
-            item = it["item"]
-            cp = cache.get(item)
-            if cp is None:
-                n = 0
-                for w in wielders[item]:
-                    if w in own:
-                        n += 1
-                for w in targets[item]:
-                    if w in opposing:
-                        n += 1
-                cp = cache[item] = item_power[item] + bonus * n
-            powers.append(cp)
+        powers = counted_item_powers(roster, items[side], own, opposing)
         if len(powers) > len(own):
             powers.sort()
             del powers[:len(powers) - len(own)]
         totals[side] += sum(powers)
-    env_side, env_power = roster.env_side, roster.env_power
+    shares = _SHARES[2] if _SHARES and _SHARES[0] is roster and _SHARES[1] is cards \
+        else environment_shares(roster, cards)
     for play in table:
-        card = cards[play["card"]]
-        if card.kind == "battle":
-            env = str(card.environment)
-            totals[env_side[env]] += env_power[env]
+        share = shares.get(play["card"])
+        if share is not None:  # a Battle card
+            totals[share[0]] += share[1]
     return totals
