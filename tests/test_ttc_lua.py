@@ -49,7 +49,7 @@ def lua() -> LuaEngine:
 
 
 def lua_json(lua: LuaEngine, value: Any) -> str:
-    text: str = lua.sandbox.call(lua.rules.json, value)
+    text: str = lua.sandbox.call(lua.rules.state_json, value)
     return text
 
 
@@ -453,7 +453,7 @@ def test_generated_lua_follows_the_dialect_rules() -> None:
 
 
 def test_state_json_by_parts_is_the_generic_text(lua: LuaEngine) -> None:
-    """Rules.json writes a state by parts, the finished rounds, options and setup once per state,
+    """Rules.state_json writes a state by parts, the finished rounds, options and setup once per state,
     the round in play's records by their known keys: the same text as U.json at every move (and
     the Python canonical JSON); a record whose known values change is written again; a record or
     a state with a key the writer does not know, or an odd value, is written by U.json; a round

@@ -139,7 +139,7 @@ def render_rules_lua(game_id: str) -> str:
     return (render("runtime/util.lua.j2", ctx) + "\n"
             + render(game_template(game_id, "rules.lua.j2"), ctx) + "\n"
             + render("runtime/judge.lua.j2", ctx)
-            + "\nRules.json = Rules.json or U.json\nRules.json_decode = U.json_decode\nRules.U = U\nreturn Rules\n")
+            + "\nRules.json = U.json\nRules.json_decode = U.json_decode\nRules.U = U\nreturn Rules\n")
 
 
 # Seconds a first press of Forfeit or New game stays armed for its confirming second press.
