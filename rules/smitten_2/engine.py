@@ -439,24 +439,20 @@ class SmittenState(State):
                 # (_open inlined: a grid's balance and emptiness asked once, each card's position once)
                 g0, g1 = s["grids"]
                 ok0, ok1 = self._balance_allows_each() if s["options"]["difficulty"] == "hard" else _BOTH
-                any0, any1 = ok0 and g0.count("") == SLOTS, ok1 and g1.count("") == SLOTS
+                # each grid the balance allows, and whether it is empty (any open position will do)
+                grids = [(g, g.count("") == SLOTS) for g, ok in ((g0, ok0), (g1, ok1)) if ok]
                 for cards in s["hands"]:
                     for c in cards:
                         pos = _POSITIONS.get(c)
                         if pos is None:
                             pos = position(c)
-                        if ok0 and not g0[pos]:
-                            if any0:
-                                return True
-                            for n in NEIGHBOURS[pos]:
-                                if g0[n]:
+                        for g, empty in grids:
+                            if not g[pos]:
+                                if empty:
                                     return True
-                        if ok1 and not g1[pos]:
-                            if any1:
-                                return True
-                            for n in NEIGHBOURS[pos]:
-                                if g1[n]:
-                                    return True
+                                for n in NEIGHBOURS[pos]:
+                                    if g[n]:
+                                        return True
                 return False
             play_fault = self._play_fault
             for cards in s["hands"]:
