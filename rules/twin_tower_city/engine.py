@@ -676,15 +676,15 @@ class TTCState(State):
             phase = self._phase
             if mtype == "play-battle" and phase == "play":
                 cid = move.get("card")
-                card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
-                if card is not None:
+                parts = _BATTLE_PARTS.get(cid) if type(cid) is str else None
+                if parts is not None:  # a Battle card
                     step = self._step
                     p = self._order[step]
                     hand = self._hands[p]
                     if cid in hand:
                         hand.remove(cid)
                         # place_battle, written out (as in _begin_round)
-                        wd, wl, itd, itl = _BATTLE_PARTS[cid]
+                        wd, wl, itd, itl = parts
                         self._table.append({"seat": p, "card": cid, "stage": 2 if step < self._n else 3})
                         warriors, items = self._warriors, self._items
                         warriors["dark"].append({"warrior": wd, "level": 0, "card": cid, "seat": p,
@@ -842,8 +842,10 @@ class TTCState(State):
         swaps = move.get("swaps")
         if card is None or type(swaps) is not list or len(swaps) > MAX_SWAPS:
             return None
-        p = self._mover_with(card.id)
-        if p is None:
+        step = self._step  # _mover_with, written out
+        p = self._order[step]
+        hand = self._hands[p]
+        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
             return None
         pairs: list[tuple[str, str]] = []
         tokens: list[str] = []
