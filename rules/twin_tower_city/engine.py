@@ -810,8 +810,8 @@ class TTCState(State):
 
     def _mover_with(self, cid: str) -> int | None:
         """The seat to play when it may play its Army or Warrior card ``cid`` now (in its hand, and
-        not while it still holds a Battle card for its second card); None otherwise. The shared
-        check of :meth:`_warrior_plan` and :meth:`_army_plan`."""
+        not while it still holds a Battle card for its second card); None otherwise. The check of
+        :meth:`_warrior_plan` (:meth:`_army_plan` writes it out: Army plays are the commoner)."""
         step = self._step
         p = self._order[step]
         hand = self._hands[p]
