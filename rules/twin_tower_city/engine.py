@@ -675,14 +675,17 @@ class TTCState(State):
             mtype = move.get("type")
             phase = self._phase
             if mtype == "play-battle" and phase == "play":
-                cid = move.get("card")
+                cid: Any = move.get("card")
                 parts = _BATTLE_PARTS.get(cid) if type(cid) is str else None
                 if parts is not None:  # a Battle card
                     step = self._step
                     p = self._order[step]
                     hand = self._hands[p]
-                    if cid in hand:
-                        hand.remove(cid)
+                    try:
+                        hand.remove(cid)  # one scan of the hand (was a test, then the removal)
+                    except ValueError:  # not in the hand: _validate words the refusal
+                        pass
+                    else:
                         # place_battle, written out (as in _begin_round)
                         wd, wl, itd, itl = parts
                         self._table.append({"seat": p, "card": cid, "stage": 2 if step < self._n else 3})
