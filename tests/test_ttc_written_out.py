@@ -106,3 +106,32 @@ def test_default_totals_are_the_breakdowns_totals(players: int) -> None:
                 score_round(ROSTER, CARDS, table, warriors, items, options)["totals"]
             checked += 1
     assert checked > 15 * 20
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_try_apply_refuses_a_battle_card_not_in_hand_as_check_does(players: int) -> None:
+    """try_apply's Battle play removes the card from the hand in one go: a Battle card not in the
+    mover's hand (another seat's, a starting card, one already played) is refused as check refuses
+    it, and the state is left as it was."""
+    refused = 0
+    for seed in range(6):
+        state = GAME.new_state(seed=seed, num_players=players)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state._phase == "play":
+                p = state.current_player()
+                assert p is not None
+                setup = state.setup()["seats"]
+                others = [c for c in setup[(p + 1) % players]["hand"] + setup[p]["starters"] + setup[p]["hand"]
+                          if CARDS[c].kind == "battle" and c not in state._hands[p]]
+                for cid in others[:3]:
+                    move = {"type": "play-battle", "card": cid}
+                    want = state.check(move)
+                    before = state.to_json()
+                    got = state.try_apply(move)
+                    assert not got.ok and (got.rule, got.message) == (want.rule, want.message)
+                    assert state.to_json() == before
+                    refused += 1
+            legal = state.legal_moves()
+            assert state.try_apply(legal[rng.randrange(len(legal) - 1)]).ok
+    assert refused > 100
