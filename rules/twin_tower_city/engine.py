@@ -75,6 +75,11 @@ _LEGAL = Verdict.legal()
 #: the Battle cards by id
 _BATTLE_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "battle"}
 _BATTLE_IDS = frozenset(_BATTLE_CARDS)
+#: per Battle card id, what :func:`place_battle` reads of it: its Dark and Light warriors, its
+#: Dark and Light items (:meth:`TTCState._begin_round` places the starting cards with them)
+_BATTLE_PARTS: dict[str, tuple[str, str, str, str]] = {
+    cid: (card.warriors["dark"], card.warriors["light"], card.items["dark"], card.items["light"])
+    for cid, card in _BATTLE_CARDS.items()}
 _ARMY_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "army"}
 _WARRIOR_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "warrior"}
 
@@ -509,13 +514,28 @@ class TTCState(State):
         return self._need if side == self._decider else excess_items(self._warriors, self._items, side)
 
     def _begin_round(self) -> None:
-        self._table, self._warriors, self._items = new_layout()
+        # new_layout, then place_battle of each seat's starting card (stage 1) written out: the
+        # same records, keys in the same order, made from each card's warriors and items by side
+        table: list[JSONDict] = []
+        w_dark: list[JSONDict] = []
+        w_light: list[JSONDict] = []
+        i_dark: list[JSONDict] = []
+        i_light: list[JSONDict] = []
+        self._table = table
+        self._warriors = {"dark": w_dark, "light": w_light}
+        self._items = {"dark": i_dark, "light": i_light}
         self._phase = "play"
         self._step = 0
-        table, warriors, items = self._table, self._warriors, self._items
         index = self._round - 1
+        parts = _BATTLE_PARTS
         for seat, entry in enumerate(self._setup["seats"]):
-            place_battle(table, warriors, items, seat, CARDS[entry["starters"][index]], 1)
+            cid = entry["starters"][index]
+            wd, wl, itd, itl = parts[cid]
+            table.append({"seat": seat, "card": cid, "stage": 1})
+            w_dark.append({"warrior": wd, "level": 0, "card": cid, "seat": seat, "replaced": False})
+            i_dark.append({"item": itd, "card": cid, "seat": seat, "nullified": False})
+            w_light.append({"warrior": wl, "level": 0, "card": cid, "seat": seat, "replaced": False})
+            i_light.append({"item": itl, "card": cid, "seat": seat, "nullified": False})
         self._order = self._play_order()  # _refresh in play
         self._decider = None
         self._need = 0
@@ -655,15 +675,27 @@ class TTCState(State):
             mtype = move.get("type")
             phase = self._phase
             if mtype == "play-battle" and phase == "play":
-                cid = move.get("card")
-                card = _BATTLE_CARDS.get(cid) if type(cid) is str else None
-                if card is not None:
+                cid: Any = move.get("card")
+                parts = _BATTLE_PARTS.get(cid) if type(cid) is str else None
+                if parts is not None:  # a Battle card
                     step = self._step
                     p = self._order[step]
                     hand = self._hands[p]
-                    if cid in hand:
-                        hand.remove(cid)
-                        place_battle(self._table, self._warriors, self._items, p, card, 2 if step < self._n else 3)
+                    try:
+                        hand.remove(cid)  # one scan of the hand (was a test, then the removal)
+                    except ValueError:  # not in the hand: _validate words the refusal
+                        pass
+                    else:
+                        # place_battle, written out (as in _begin_round)
+                        wd, wl, itd, itl = parts
+                        self._table.append({"seat": p, "card": cid, "stage": 2 if step < self._n else 3})
+                        warriors, items = self._warriors, self._items
+                        warriors["dark"].append({"warrior": wd, "level": 0, "card": cid, "seat": p,
+                                                 "replaced": False})
+                        items["dark"].append({"item": itd, "card": cid, "seat": p, "nullified": False})
+                        warriors["light"].append({"warrior": wl, "level": 0, "card": cid, "seat": p,
+                                                  "replaced": False})
+                        items["light"].append({"item": itl, "card": cid, "seat": p, "nullified": False})
                         if step + 1 < len(self._order):
                             self._step = step + 1
                         else:
@@ -677,6 +709,14 @@ class TTCState(State):
                     if taken is not None:
                         self._nullify(side, taken)
                         return _LEGAL
+        elif type(move) is dict and len(move) == 3 and self._phase == "play":
+            # _validate's shortcut for an Army or Warrior card, taken here (one call fewer)
+            mtype = move.get("type")
+            plan = self._army_plan(move) if mtype == "play-army" else \
+                self._warrior_plan(move) if mtype == "play-warrior" else None
+            if plan is not None:
+                self._make(plan)
+                return _LEGAL
         verdict, plan = self._validate(move)
         if verdict.ok:
             self._make(plan)
@@ -708,10 +748,17 @@ class TTCState(State):
         side = self._side[p]
         if kind == "army":
             swaps = plan[2]
-            self._table.append({"seat": p, "card": card.id, "stage": stage,
+            cid = card.id
+            self._table.append({"seat": p, "card": cid, "stage": stage,
                                 "swaps": [{"replace": t, "with": w} for t, w, _ in swaps]})
-            for _, w, index in swaps:
-                replace_warrior(self._warriors, side, index, w, 0, card.id, p, home=self._homes)
+            if self._homes:
+                for _, w, index in swaps:
+                    replace_warrior(self._warriors, side, index, w, 0, cid, p, home=True)
+            else:  # replace_warrior without a home, written out
+                slots = self._warriors[side]
+                for _, w, index in swaps:
+                    slots[index]["replaced"] = True
+                    slots.append({"warrior": w, "level": 0, "card": cid, "seat": p, "replaced": False})
         else:
             token, index = plan[2], plan[3]
             self._table.append({"seat": p, "card": card.id, "stage": stage, "replace": token})
@@ -766,8 +813,8 @@ class TTCState(State):
 
     def _mover_with(self, cid: str) -> int | None:
         """The seat to play when it may play its Army or Warrior card ``cid`` now (in its hand, and
-        not while it still holds a Battle card for its second card); None otherwise. The shared
-        check of :meth:`_warrior_plan` and :meth:`_army_plan`."""
+        not while it still holds a Battle card for its second card); None otherwise. The check of
+        :meth:`_warrior_plan` (:meth:`_army_plan` writes it out: Army plays are the commoner)."""
         step = self._step
         p = self._order[step]
         hand = self._hands[p]
@@ -798,8 +845,10 @@ class TTCState(State):
         swaps = move.get("swaps")
         if card is None or type(swaps) is not list or len(swaps) > MAX_SWAPS:
             return None
-        p = self._mover_with(card.id)
-        if p is None:
+        step = self._step  # _mover_with, written out
+        p = self._order[step]
+        hand = self._hands[p]
+        if cid not in hand or (step < self._n and not _BATTLE_IDS.isdisjoint(hand)):
             return None
         pairs: list[tuple[str, str]] = []
         tokens: list[str] = []

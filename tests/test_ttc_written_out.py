@@ -1,0 +1,137 @@
+"""Twin Tower City: the engine's written-out fast paths against the scoring helpers they copy.
+
+``TTCState._begin_round`` and ``try_apply``'s Battle play place cards without calling
+:func:`place_battle`, an Army play without a home replaces warriors without calling
+:func:`replace_warrior`, and :func:`default_totals` sums without :func:`side_tops` and
+:func:`counted_item_powers`. Each is checked here, at every move of many random games of every
+seat count, against the helper (or the full breakdown of :func:`score_round`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from rules.twin_tower_city import GAME, TTCState
+from rules.twin_tower_city.engine import CARDS, ROSTER
+from rules.twin_tower_city.scoring import default_totals, new_layout, place_battle, replace_warrior, score_round
+
+
+def _snapshot(state: TTCState) -> tuple[Any, Any, Any]:
+    data = state.to_json()
+    return data["table"], data["warriors"], data["items"]
+
+
+def _games(players: int, games: int, options: dict[str, Any] | None = None) -> Any:
+    """(state before, move, state after) for every move of ``games`` random games (forfeit left out)."""
+    for seed in range(games):
+        state = GAME.new_state(seed=seed, num_players=players, options=options)
+        rng = random.Random(seed * 7 + players)
+        while not state.is_terminal():
+            legal = state.legal_moves()
+            move = legal[rng.randrange(len(legal) - 1)]
+            before = _snapshot(state)
+            round_before = state._round
+            assert state.try_apply(move).ok
+            yield before, round_before, move, state
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_starting_cards_are_placed_as_place_battle_places_them(players: int) -> None:
+    """At each round's start the table, warriors and items are those of new_layout and
+    place_battle of every seat's starting card (stage 1), records and key order alike."""
+    rounds = 0
+    for _, round_before, _, state in _games(players, 12):
+        if state._round == round_before or state.is_terminal():
+            continue
+        rounds += 1
+        table, warriors, items = new_layout()
+        for seat, entry in enumerate(state.setup()["seats"]):
+            place_battle(table, warriors, items, seat, CARDS[entry["starters"][state._round - 1]], 1)
+        assert (state._table, state._warriors, state._items) == (table, warriors, items)
+        for mine, theirs in zip(state._warriors["dark"] + state._items["light"] + state._table,
+                                warriors["dark"] + items["light"] + table):
+            assert list(mine) == list(theirs)  # key order: the JSON written is the same
+    assert rounds == 12 * 4
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_battle_and_army_plays_match_the_helpers(players: int) -> None:
+    """A Battle card played through try_apply leaves what place_battle adds; an Army card what
+    replace_warrior does to the slots it names (no home under the default options)."""
+    battles = armies = 0
+    for (table, warriors, items), round_before, move, state in _games(players, 12):
+        if state._round != round_before or move["type"] not in ("play-battle", "play-army"):
+            continue
+        seat = state._table[-1]["seat"]
+        stage = state._table[-1]["stage"]
+        if move["type"] == "play-battle":
+            battles += 1
+            place_battle(table, warriors, items, seat, CARDS[move["card"]], stage)
+        else:
+            armies += 1
+            side = state.side_of(seat)
+            table.append({"seat": seat, "card": move["card"], "stage": stage,
+                          "swaps": [dict(sw) for sw in move["swaps"]]})
+            for sw in move["swaps"]:
+                live = [n for n, s in enumerate(warriors[side]) if not s["replaced"]]
+                tokens = [str(warriors[side][n]["card"]) if warriors[side][n]["level"]
+                          else str(warriors[side][n]["warrior"]) for n in live]
+                index = live[tokens.index(sw["replace"])]
+                replace_warrior(warriors, side, index, sw["with"], 0, move["card"], seat)
+        if state._phase == "play":  # a nullify phase may have marked items since
+            assert (state._table, state._warriors, state._items) == (table, warriors, items)
+            assert [list(s) for s in state._warriors[state.side_of(seat)]] == \
+                [list(s) for s in warriors[state.side_of(seat)]]
+    assert battles > 100 and armies > 20, (battles, armies)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_default_totals_are_the_breakdowns_totals(players: int) -> None:
+    """default_totals, at every move of many games and at every round's end, equals the totals of
+    score_round's full breakdown (the weakest excess items not counted)."""
+    checked = 0
+    options = GAME.resolve_options({})
+    for _, round_before, _, state in _games(players, 15):
+        if state._round != round_before or state.is_terminal():
+            rec = state._rounds[-1]
+            tables = [(rec["table"], rec["warriors"], rec["items"])]
+            assert rec["totals"] == score_round(ROSTER, CARDS, *tables[0], options)["totals"]
+        else:
+            tables = [(state._table, state._warriors, state._items)]
+        for table, warriors, items in tables:
+            assert default_totals(ROSTER, CARDS, table, warriors, items) == \
+                score_round(ROSTER, CARDS, table, warriors, items, options)["totals"]
+            checked += 1
+    assert checked > 15 * 20
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_try_apply_refuses_a_battle_card_not_in_hand_as_check_does(players: int) -> None:
+    """try_apply's Battle play removes the card from the hand in one go: a Battle card not in the
+    mover's hand (another seat's, a starting card, one already played) is refused as check refuses
+    it, and the state is left as it was."""
+    refused = 0
+    for seed in range(6):
+        state = GAME.new_state(seed=seed, num_players=players)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state._phase == "play":
+                p = state.current_player()
+                assert p is not None
+                setup = state.setup()["seats"]
+                others = [c for c in setup[(p + 1) % players]["hand"] + setup[p]["starters"] + setup[p]["hand"]
+                          if CARDS[c].kind == "battle" and c not in state._hands[p]]
+                for cid in others[:3]:
+                    move = {"type": "play-battle", "card": cid}
+                    want = state.check(move)
+                    before = state.to_json()
+                    got = state.try_apply(move)
+                    assert not got.ok and (got.rule, got.message) == (want.rule, want.message)
+                    assert state.to_json() == before
+                    refused += 1
+            legal = state.legal_moves()
+            assert state.try_apply(legal[rng.randrange(len(legal) - 1)]).ok
+    assert refused > 100
