@@ -398,37 +398,12 @@ def default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Ma
                     items: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, int]:
     """:func:`round_totals` under the default scoring options (:func:`default_scoring`: every copy
     of an item gets its bonuses, environments count, no random traits) in one pass: the engine's
-    end of every round (it asks :func:`default_scoring` once a game). :func:`side_tops` and
-    :func:`counted_item_powers` written out in one loop per side (the same sums)."""
-    warrior_power = roster.warrior_power
-    tops: list[dict[str, int]] = []
-    for slots in (warriors["dark"], warriors["light"]):  # side_tops
-        top: dict[str, int] = {}
-        for slot in slots:
-            if slot["replaced"]:
-                continue
-            w = slot["warrior"]
-            level = slot["level"]
-            power = warrior_power[w] + int(level) if level else warrior_power[w]
-            if w not in top or power > top[w]:
-                top[w] = power
-        tops.append(top)
-    dark, light = tops
+    end of every round (it asks :func:`default_scoring` once a game)."""
+    tops = side_tops(roster, warriors)
+    dark, light = tops["dark"], tops["light"]
     totals = {"dark": sum(dark.values()), "light": sum(light.values())}
-    links, bonus = roster.item_links, roster.bonus
     for side, own, opposing in (("dark", dark, light), ("light", light, dark)):
-        powers: list[int] = []  # counted_item_powers
-        for it in items[side]:
-            if it["nullified"]:
-                continue
-            power, wielders, targets = links[it["item"]]
-            for w in wielders:
-                if w in own:
-                    power += bonus
-            for w in targets:
-                if w in opposing:
-                    power += bonus
-            powers.append(power)
+        powers = counted_item_powers(roster, items[side], own, opposing)
         if len(powers) > len(own):
             powers.sort()
             del powers[:len(powers) - len(own)]
