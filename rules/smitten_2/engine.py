@@ -790,16 +790,8 @@ class SmittenState(State):
                 return self._position_fault(card, grid, hand) is None
         elif options["difficulty"] == "hard":
             return self._position_fault(card, grid, hand) is None
-        cells = s["grids"][grid]
         pos = _POSITIONS.get(card)
-        if pos is None:
-            pos = position(card)
-        if cells[pos]:
-            return False
-        for n in NEIGHBOURS[pos]:
-            if cells[n]:
-                return True
-        return cells.count("") == SLOTS  # an empty position holds ""
+        return _open(s["grids"][grid], position(card) if pos is None else pos)
 
     def _check_position(self, card: str, grid: int, hand: int) -> Verdict:
         fault = self._position_fault(card, grid, hand)
