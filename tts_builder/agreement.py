@@ -294,8 +294,6 @@ def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEng
         player, move = split_move(entry)
         picked = sample_mutants(move, state, rng, mutants_per_move, state_json=data)
         other = (player + 1) % seats if isinstance(player, int) else 0
-        keys = []
-        illegal = 0
         # judge(state, player, cand) for each: the seat is judged once (the same for every move),
         # then the game's check_for, as judge itself goes on; any other case through judge
         if not state.is_terminal() and not isinstance(player, bool) and player in state.deciders():
@@ -303,18 +301,9 @@ def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEng
             verdicts = [check_for(player, cand) for cand in (move, *picked)]
         else:
             verdicts = [judge(state, player, cand) for cand in (move, *picked)]
-        for py in verdicts:
-            if py.ok:
-                keys.append("+")
-            else:
-                keys.append("-" + py.rule)
-                illegal += 1
-        py = judge(state, other, move)
-        if py.ok:
-            keys.append("+")
-        else:
-            keys.append("-" + py.rule)
-            illegal += 1
+        verdicts.append(judge(state, other, move))
+        keys = ["+" if py.ok else "-" + py.rule for py in verdicts]
+        illegal = sum(not py.ok for py in verdicts)
         expected = "\n".join(keys)
         if expected.count("\n") != len(keys) - 1:
             return (index, player, move, "verdict", "(a rule id holds a newline)")
