@@ -61,12 +61,13 @@ KIT_MODES = ("table", "fit")
 @dataclass(frozen=True)
 class KitImage:
     """One picture of the table kit (a board, a piece face), by its file name in ``images/``; a tile
-    of a board is the cell ``tile`` (row, column, rows, columns; from 0) of a board whose whole size
-    is ``whole_mm``."""
+    of a board is the cell ``tile`` (row, column, rows, columns; from 0) of the board printed as
+    ``board`` (its card id), whose whole size is ``whole_mm``."""
 
     name: str
     tile: tuple[int, int, int, int] | None = None
     whole_mm: tuple[float, float] | None = None
+    board: str = ""
 
     @property
     def box(self) -> tuple[float, float, float, float] | None:
@@ -227,7 +228,7 @@ def board_tiles(card_id: str, image: str, size_mm: tuple[float, float], paper: t
     if cols == rows == 1:
         return [PrintCard(card_id, "kit", KitImage(image), None, size_mm)]
     return [PrintCard(f"{card_id}-r{r + 1}c{c + 1}", "kit",
-                      KitImage(image, (r, c, rows, cols), size_mm),
+                      KitImage(image, (r, c, rows, cols), size_mm, card_id),
                       None, (w / cols, h / rows))
             for r in range(rows) for c in range(cols)]
 
@@ -263,11 +264,9 @@ def write_pdf(pages: Sequence[Page], paper: tuple[float, float], picture: Callab
             pdf.line(right + MARK_GAP_MM, y, min(paper[0], right + MARK_GAP_MM + MARK_LEN_MM), y)
         what = (f"fronts {front_no}/{fronts}, print at 100%" if page.side == "fronts"
                 else f"backs of fronts {front_no}/{fronts}, flip on the long edge")
-        tiles = [(s.card.card_id, s.card.face.place) for s in page.slots
-                 if isinstance(s.card.face, KitImage) and s.card.face.place]
+        tiles = [s.card.face for s in page.slots if isinstance(s.card.face, KitImage) and s.card.face.board]
         if tiles:  # which part of which board, to put the tiles together
-            board = tiles[0][0].rsplit("-r", 1)[0]
-            what += f"; {board} " + ", ".join(place for _, place in tiles) + ": cut on the marks, butt the edges"
+            what += f"; {tiles[0].board} " + ", ".join(t.place for t in tiles) + ": cut on the marks, butt the edges"
         _footer(pdf, f"{title}: {what}", page, paper)
     return bytes(pdf.output())
 
@@ -313,19 +312,19 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
         raise InputError(f"--kit {kit}: expected one of {', '.join(KIT_MODES)}")
     import rules
     from tts_builder.build import load_table_layout
-    from tts_builder.tablemat import render_board, render_kit_pictures, table_fonts
+    from tts_builder.tablemat import render_kit_pictures
 
-    def step(name: str, detail: str) -> Callable[[], None]:
+    def step(detail: str) -> Callable[[], None]:
         if progress is None:
             return lambda: None
         progress.note(detail)
         return lambda: progress.advance()
 
     out_root = Path(out_root)
-    done = step("art", "the cards' art (the build's, from its cache when it is up to date)")
+    done = step("the cards' art (the build's, from its cache when it is up to date)")
     manifest = render_game_art(game_id, out_root, progress=progress.note if progress is not None else None)
     done()
-    done = step("kit", "the boards and pieces")
+    done = step("the boards and pieces")
     layout = load_table_layout(game_id)
     source = load_art_source(game_id)
     folder = out_root / game_id / "print"
@@ -342,14 +341,11 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     # the kit at the cards' scale on the table: a card's art width (mm) over its width in table units
     mm_per_unit = cards[0].size_mm[0] / layout.card.size[0] if cards else DEFAULT_MM_PER_UNIT
     kit_list, kit_scale = kit_cards(layout, mm_per_unit, paper, kit=kit)
+    # boards drawn at BOARD_DPI of their printed size where that is finer than the build's
+    ppu = math.ceil(BOARD_DPI / 25.4 * kit_scale)
+    boards = tuple(dataclasses.replace(b, pixels_per_unit=max(ppu, b.pixels_per_unit)) for b in layout.boards)
     kit_pictures: dict[str, Image.Image] = {}
-    pictures = render_kit_pictures(layout)
-    fonts = table_fonts(game_id)
-    for board in layout.boards:  # at BOARD_DPI of its printed size, where that is finer than the build's
-        ppu = math.ceil(BOARD_DPI / 25.4 * kit_scale)
-        if ppu > board.pixels_per_unit:
-            pictures[board.image] = render_board(dataclasses.replace(board, pixels_per_unit=ppu), fonts)
-    for name, img in pictures.items():
+    for name, img in render_kit_pictures(dataclasses.replace(layout, boards=boards)).items():
         if img.mode == "RGBA":  # a token TTS cuts out: on white paper
             kit_pictures[name] = Image.alpha_composite(Image.new("RGBA", img.size, "white"), img).convert("RGB")
         else:
@@ -378,11 +374,11 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     pages, scaled = plan_pages(cards, paper, backs=backs)
     title = rules.get_game(game_id).name
     pdf_path = folder / f"{game_id}-{paper_name}.pdf"
-    done = step("pdf", f"the PDF, {len(pages)} pages")
+    done = step(f"the PDF, {len(pages)} pages")
     atomic_write_bytes(pdf_path, write_pdf(pages, paper, picture, title=title,
                                            paper_name=PAPER_NAMES[paper_name]))
     done()
-    done = step("png", "a PNG per card")
+    done = step("a PNG per card")
 
     png_folder = folder / "png"
     encoded: dict[str, bytes] = {}
@@ -390,7 +386,7 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
 
     def write_png(name: str, pic: Art, size_mm: tuple[float, float]) -> None:
         if isinstance(pic, KitImage) and pic.whole_mm is not None:  # a tile: the whole board's PNG
-            name, size_mm, pic = f"{name.rsplit('-r', 1)[0]}.png", pic.whole_mm, KitImage(pic.name)
+            name, size_mm, pic = f"{pic.board}.png", pic.whole_mm, KitImage(pic.name)
         key = pic.name if isinstance(pic, KitImage) else pic.digest
         if key not in encoded:
             img = picture(pic) if isinstance(pic, KitImage) else render(pic)
@@ -419,7 +415,7 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     tiled: dict[str, tuple[int, int]] = {}
     for card in kit_list:
         if isinstance(card.face, KitImage) and card.face.tile is not None:
-            tiled[card.card_id.rsplit("-r", 1)[0]] = (card.face.tile[3], card.face.tile[2])
+            tiled[card.face.board] = (card.face.tile[3], card.face.tile[2])
     boards_in_tiles = sum(cols * rows - 1 for cols, rows in tiled.values())
     return PrintResult(pdf_path, len(pages), sum(p.side == "fronts" for p in pages), len(cards) - len(kit_list),
                        len(kit_list) - boards_in_tiles, len(written), tuple(scaled),
