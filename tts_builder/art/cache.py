@@ -28,8 +28,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from tts_builder.art.render import (CardJob, draw_resolved, geometry, render_card, resolve_card, resolved_digest,
-                                    scale_to, trim)
+from tts_builder.art.render import CardJob, draw_resolved, geometry, resolve_card, resolved_digest, scale_to
 from tts_builder.art.source import ArtSource, ComponentRow, Layout
 from tts_builder.fileio import atomic_write_bytes
 
@@ -106,9 +105,9 @@ class PictureCache:
             return img
         if self.progress:
             self.progress(f"render {job.label}")
-        full = (draw_resolved(self.source, job.resolved) if job.resolved is not None
-                else render_card(self.source, job.layout, job.row, deck=job.deck))
-        img = trim(full, job.layout, self.source.dpi)
+        resolved = (job.resolved if job.resolved is not None
+                    else resolve_card(self.source, job.layout, job.row, deck=job.deck))
+        img = draw_resolved(self.source, resolved, cut=True)  # the cut box only: what trim leaves
         self._drawn.add(job.digest)
         self._full[job.digest] = img
         while len(self._full) > self._memory:

@@ -270,17 +270,22 @@ class _Mapper:
     """Layer coordinates -> canvas pixels (mm on the card, unit box inside a shape)."""
 
     def __init__(self, ox: float, oy: float, sx: float, sy: float, px_per_mm: float,
-                 named: Mapping[str, tuple[float, float, float, float]]):
+                 named: Mapping[str, tuple[float, float, float, float]], shift: int = 0):
         self.ox, self.oy, self.sx, self.sy, self.k, self.named = ox, oy, sx, sy, px_per_mm, named
+        # a canvas that starts ``shift`` pixels right of and below the bleed-included one: every
+        # point is worked out as on that canvas, then moved (exact: the shift is a whole number)
+        self.shift = shift
 
     def point(self, x: float, y: float, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float]:
-        return (self.ox + x * self.sx + dx * self.k, self.oy + y * self.sy + dy * self.k)
+        s = self.shift
+        return (self.ox + x * self.sx + dx * self.k - s, self.oy + y * self.sy + dy * self.k - s)
 
     def box(self, box: Any, dx: float = 0.0, dy: float = 0.0) -> tuple[int, int, int, int]:
         x, y, w, h = self.named[box] if isinstance(box, str) else box
-        x0, y0 = self.point(x, y, dx, dy)
-        x1, y1 = self.point(x + w, y + h, dx, dy)
-        return (round(x0), round(y0), round(x1), round(y1))
+        s = self.shift
+        x0, y0 = self.ox + x * self.sx + dx * self.k, self.oy + y * self.sy + dy * self.k
+        x1, y1 = self.ox + (x + w) * self.sx + dx * self.k, self.oy + (y + h) * self.sy + dy * self.k
+        return (round(x0) - s, round(y0) - s, round(x1) - s, round(y1) - s)
 
     def length(self, mm: float) -> int:
         return max(0, round(mm * self.k))
@@ -449,7 +454,7 @@ class _Painter:
             self.hatch(img, m.box(layer["box"], dx, dy), col("color") or (0, 0, 0), max(1, width),
                        m.length(layer.get("spacing_mm", 2.0)), m.length(layer.get("radius_mm", 0.0)))
         elif kind == "shape":
-            self.shape(img, layer, m.box(layer["box"], dx, dy))
+            self.shape(img, layer, m.box(layer["box"], dx, dy), m.shift)
         elif kind == "text":
             self.text(img, layer, m.box(layer["box"], dx, dy))
         elif kind == "image":
@@ -472,10 +477,10 @@ class _Painter:
         ImageDraw.Draw(clip).rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=255)
         img.paste(colour, box[:2], ImageChops.multiply(lines, clip))
 
-    def shape(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int]) -> None:
+    def shape(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int], shift: int) -> None:
         shape = layer["shape"]
-        x0: float = box[0]
-        y0: float = box[1]
+        x0: float = box[0] + shift  # worked out on the bleed-included canvas, as every point is
+        y0: float = box[1] + shift
         w: float = box[2] - box[0]
         h: float = box[3] - box[1]
         if shape.get("aspect") is not None:  # largest centred box of that aspect (width / height)
@@ -483,7 +488,7 @@ class _Painter:
             fw, fh = (w, w / a) if w / a <= h else (h * a, h)
             x0, y0, w, h = x0 + (w - fw) / 2, y0 + (h - fh) / 2, fw, fh
         unit = {"cut": (0.0, 0.0, 1.0, 1.0), "safe": (0.0, 0.0, 1.0, 1.0), "bleed": (0.0, 0.0, 1.0, 1.0)}
-        self.paint(img, shape["layers"], _Mapper(x0, y0, w, h, self.px_per_mm, unit))
+        self.paint(img, shape["layers"], _Mapper(x0, y0, w, h, self.px_per_mm, unit, shift))
 
     def text(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int]) -> None:
         text = str(layer["text"])
@@ -531,21 +536,33 @@ class _Painter:
         img.paste(pic, (px, py), pic)
 
 
-def draw_resolved(source: ArtSource, card: ResolvedCard, *, guides: bool = False) -> Image.Image:
-    """Paint a :class:`ResolvedCard`: an RGB image at the source DPI, bleed included."""
+def draw_resolved(source: ArtSource, card: ResolvedCard, *, guides: bool = False,
+                  cut: bool = False) -> Image.Image:
+    """Paint a :class:`ResolvedCard`: an RGB image at the source DPI, bleed included.
+
+    ``cut`` paints the cut box only: the same pixels as ``trim`` of the whole picture (every
+    point worked out as on the whole canvas, then moved), with no bleed drawn and no copy
+    (a sheet cell, a thumbnail). Supersampled art is drawn whole and trimmed: its scaling
+    reads across the cut."""
     layout = card.layout
     ss = source.supersample
     geo = geometry(layout, source.dpi)
-    img = Image.new("RGB", (geo.width * ss, geo.height * ss), card.background)
+    shift = geo.cut[0] if cut and ss == 1 and not guides else 0
+    size = (geo.width * ss, geo.height * ss) if not shift else (geo.cut[2] - geo.cut[0], geo.cut[3] - geo.cut[1])
+    img = Image.new("RGB", size, card.background)
     w, h = layout.size_mm
     b, s = layout.bleed_mm, layout.safe_mm
     named = {"cut": (0.0, 0.0, w, h), "safe": (s, s, w - 2 * s, h - 2 * s), "bleed": (-b, -b, w + 2 * b, h + 2 * b)}
     k = source.dpi * ss / 25.4
     # The cut box starts at the (rounded) bleed offset so it lands on whole pixels.
-    mapper = _Mapper(geo.cut[0] * ss, geo.cut[1] * ss, k, k, k, named)
+    mapper = _Mapper(geo.cut[0] * ss, geo.cut[1] * ss, k, k, k, named, shift)
     _Painter(source, ss).paint(img, card.layers, mapper)
+    if shift:
+        return img
     if ss > 1:
         img = img.resize((geo.width, geo.height), Image.Resampling.LANCZOS)
+    if cut:
+        return trim(img, layout, source.dpi)
     if guides:
         d = ImageDraw.Draw(img)
         d.rectangle((geo.cut[0], geo.cut[1], geo.cut[2] - 1, geo.cut[3] - 1), outline=(255, 0, 0))
