@@ -16,8 +16,8 @@ and in this process, on the images that cold build wrote (decoded first):
   (the lossless PNG encode, the floor as issue 12 first measured it);
 * the images' bytes against a ``--lossless`` build of the same game, and their lowest PSNR;
 * where a cold build's CPU goes (one more cold build per game, in this process, its steps timed):
-  drawing the cards, scaling them to their cells (Lanczos, from the art's 300 dpi), the picture
-  cache, composing sheets, encoding, the save and its check; and the ratio a build could reach
+  drawing the cards, scaling them to their cells (from the art's 300 dpi: bicubic, Lanczos
+  with ``--lossless``), the picture cache, composing sheets, encoding, the save and its check; and the ratio a build could reach
   if everything but the encode and the card scaling took no time at all (the floor of the
   cold / encode goal while the cards are drawn at 300 dpi and scaled as today).
 
@@ -128,7 +128,7 @@ def quality(palette_dir: Path, lossless_dir: Path) -> tuple[int, int, float]:
 STEPS = (
     ("tts_builder.art.cache", "resolve_card", "resolve templates"),
     ("tts_builder.art.cache", "draw_resolved", "draw cards (300 dpi, cut box)"),
-    ("tts_builder.art.cache", "scale_to", "scale to cells (Lanczos)"),
+    ("tts_builder.art.cache", "scale_to", "scale to cells"),
     ("tts_builder.art.cache", "_tga_bytes", "picture cache writes"),
     ("tts_builder.art.pipeline", "compose_sheet", "compose sheets"),
     ("tts_builder.art.pipeline", "encode_png", "encode (art)"),
@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"and the machine's noise):")
             for step, seconds in spent.items():
                 print(f"    {step:28s} {seconds:7.3f} s  {seconds / total:6.1%}")
-            scale = spent["scale to cells (Lanczos)"]
+            scale = spent["scale to cells"]
             print(f"  floor: bare encode + scaling the cards alone would be {(e + scale) / e:.2f}x the bare encode")
         if not args.no_jobs and len(args.games) > 1:
             walls = {1: [], 2: []}  # type: dict[int, list[float]]

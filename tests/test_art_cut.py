@@ -9,7 +9,10 @@ import dataclasses
 import pytest
 
 import rules
+from PIL import Image
+
 from tts_builder.art import load_art_source
+from tts_builder.art.cache import PictureCache
 from tts_builder.art.pipeline import _assign_rows
 from tts_builder.art.render import draw_resolved, geometry, resolve_card, trim
 
@@ -51,3 +54,25 @@ def test_cut_box_drawing_has_no_bleed_to_draw() -> None:
     marked = dataclasses.replace(card, layers=(*card.layers, stripe))
     assert draw_resolved(source, marked).tobytes() != draw_resolved(source, card).tobytes()
     assert draw_resolved(source, marked, cut=True).tobytes() == draw_resolved(source, card, cut=True).tobytes()
+
+
+@pytest.mark.parametrize("resample, tag", [(Image.Resampling.LANCZOS, ""), (Image.Resampling.BICUBIC, "-bicubic")])
+def test_picture_cache_scales_with_its_filter_and_keeps_it_in_the_name(tmp_path, resample, tag) -> None:  # type: ignore[no-untyped-def]
+    """A palette build's cache scales with bicubic, a lossless one's with Lanczos (today's pixels,
+    under today's names); each finds only its own pictures again."""
+    source = load_art_source("two-and-two")
+    decks, _ = _assign_rows(source)
+    deck = source.decks[0]
+    row = decks[deck.key][0]
+    cache = PictureCache(tmp_path, source, resample=resample)
+    job = cache.job(source.layout_for(row), row, deck.key, row.key)
+    size = (300, 420)
+    got = cache.picture(job, size)
+    drawn = draw_resolved(source, job.resolved, cut=True)
+    assert got.tobytes() == drawn.resize(size, resample).tobytes()
+    other = Image.Resampling.BICUBIC if resample == Image.Resampling.LANCZOS else Image.Resampling.LANCZOS
+    assert got.tobytes() != drawn.resize(size, other).tobytes()
+    assert [p.name for p in tmp_path.iterdir()] == [f"{job.digest}-300x420{tag}.tga"]
+    again = PictureCache(tmp_path, source, resample=resample)
+    assert again.picture(again.job(source.layout_for(row), row, deck.key, row.key), size).tobytes() == got.tobytes()
+    assert again.rendered == 0  # read back from the cache, not drawn

@@ -625,9 +625,10 @@ class CardJob:
     resolved: ResolvedCard | None = None
 
 
-def scale_to(img: Image.Image, size: tuple[int, int]) -> Image.Image:
-    """Resize with Lanczos (no-op when the size already matches)."""
-    return img if img.size == size else img.resize(size, Image.Resampling.LANCZOS)
+def scale_to(img: Image.Image, size: tuple[int, int],
+             resample: Image.Resampling = Image.Resampling.LANCZOS) -> Image.Image:
+    """Resize with ``resample``, Lanczos unless told (no-op when the size already matches)."""
+    return img if img.size == size else img.resize(size, resample)
 
 
 def rotated(img: Image.Image, degrees: float) -> tuple[Image.Image, Image.Image]:
