@@ -59,6 +59,18 @@ class _Parser(argparse.ArgumentParser):
         return parsed
 
 
+class _TopParser(_Parser):
+    """The ``tts-builder`` parser. Its epilog names every game with its seat counts, which
+    imports every game's engine: made only when the help is shown, not for every command."""
+
+    def format_help(self) -> str:
+        if self.epilog is None:
+            from tts_builder.clihelp import epilog
+
+            self.epilog = epilog()
+        return super().format_help()
+
+
 def _out_dir(value: str, option: str = "--out") -> Path:
     """``--out DIR`` as a Path, refused when it, or a folder above it, is not a folder (a file,
     a FIFO, a device). ``option`` names where the value came from: the flag, or the settings
@@ -363,10 +375,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from tts_builder.clihelp import SHELLS, epilog
+    from tts_builder.clihelp import SHELLS
 
-    parser = _Parser(prog="tts-builder", description=DESCRIPTION,
-                     epilog=epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _TopParser(prog="tts-builder", description=DESCRIPTION,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tts-builder {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
