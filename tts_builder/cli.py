@@ -21,7 +21,6 @@ from tts_builder.config import apply_config, setting_label
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import MAX_JSON_DEPTH, parse_json_text, sweep_stale_temp
 from tts_builder.parallel import WorkerDied
-from tts_builder.sources import is_collection
 from tts_builder.progress import Progress, progress_mode
 from tts_builder.stamp import add_build_arguments
 
@@ -239,6 +238,7 @@ def _jobs_arg(jobs: int | None) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from tts_builder.sources import is_collection
     from tts_builder.validate import Report, Tally, iter_validate
 
     scheduler = _scheduler_arg(args.scheduler)
