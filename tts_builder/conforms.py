@@ -43,13 +43,13 @@ class UnsupportedSchema(ValueError):
     """The schema uses a keyword (or a form of one) the fast check does not know."""
 
 
-def _always(value: Any) -> bool:
+def _is_json_value(value: Any) -> bool:
     return type(value) in _PLAIN
 
 
 def _all_of(checks: list[Check]) -> Check:
     if not checks:
-        return _always
+        return _is_json_value
     if len(checks) == 1:
         return checks[0]
     return lambda value: all(check(value) for check in checks)
@@ -81,7 +81,7 @@ def conformance_check(schema: Mapping[str, Any]) -> Check:
 
     def compile_node(node: Any) -> Check:
         if node is True:
-            return _always
+            return _is_json_value
         if not isinstance(node, dict):
             raise UnsupportedSchema(f"schema {node!r}: only objects and true")
         unknown = set(node) - _KEYWORDS - _ANNOTATIONS
@@ -114,8 +114,8 @@ def conformance_check(schema: Mapping[str, Any]) -> Check:
 
     def object_check(node: dict[str, Any]) -> Check:
         properties = {name: compile_node(sub) for name, sub in node.get("properties", {}).items()}
-        extra = compile_node(node["additionalProperties"]) if "additionalProperties" in node else _always
-        key_ok = compile_node(node["propertyNames"]) if "propertyNames" in node else _always
+        extra = compile_node(node["additionalProperties"]) if "additionalProperties" in node else _is_json_value
+        key_ok = compile_node(node["propertyNames"]) if "propertyNames" in node else _is_json_value
         required = tuple(node.get("required", ()))
 
         def check(value: Any) -> bool:
