@@ -512,10 +512,11 @@ def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, b
             ids.remove(game_id)
     if not ids:
         raise InputError("build --all: no registered game can be built yet")
-    if not force:
+    stamped = [g for g in ids if stamp.stamp_path(out_root, g).is_file()]
+    if not force and stamped:  # (the code is digested only when a stamp may vouch for an output)
         options = stamp.options_of(out_root, base_url=base_url, lossless=lossless)
-        code = stamp.code_digest(stamp.code_memo(out_root, ids[0]))
-        current = {g for g in ids if stamp.is_current(out_root, g, stamp.inputs_digest(g, options, code))}
+        code = stamp.code_digest(stamp.code_memo(out_root, stamped[0]))
+        current = {g for g in stamped if stamp.is_current(out_root, g, stamp.inputs_digest(g, options, code))}
         for game_id in ids:
             if game_id in current:
                 print(stamp.up_to_date_line(out_root, game_id))

@@ -21,7 +21,6 @@ from tts_builder.config import apply_config, setting_label
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import MAX_JSON_DEPTH, parse_json_text, sweep_stale_temp
 from tts_builder.parallel import WorkerDied
-from tts_builder.sources import is_collection
 from tts_builder.progress import Progress, progress_mode
 from tts_builder.stamp import add_build_arguments
 
@@ -57,6 +56,18 @@ class _Parser(argparse.ArgumentParser):
             prog = f"{self.prog} {command}" if command else self.prog
             raise UsageError(f"{prog}: unrecognized arguments: {' '.join(extras)}")
         return parsed
+
+
+class _TopParser(_Parser):
+    """The ``tts-builder`` parser. Its epilog names every game with its seat counts, which
+    imports every game's engine: made only when the help is shown, not for every command."""
+
+    def format_help(self) -> str:
+        if self.epilog is None:
+            from tts_builder.clihelp import epilog
+
+            self.epilog = epilog()
+        return super().format_help()
 
 
 def _out_dir(value: str, option: str = "--out") -> Path:
@@ -227,6 +238,7 @@ def _jobs_arg(jobs: int | None) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from tts_builder.sources import is_collection
     from tts_builder.validate import Report, Tally, iter_validate
 
     scheduler = _scheduler_arg(args.scheduler)
@@ -363,10 +375,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from tts_builder.clihelp import SHELLS, epilog
+    from tts_builder.clihelp import SHELLS
 
-    parser = _Parser(prog="tts-builder", description=DESCRIPTION,
-                     epilog=epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _TopParser(prog="tts-builder", description=DESCRIPTION,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tts-builder {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 

@@ -16,7 +16,6 @@ folder) is blamed on the file and key, not on a flag never given (:func:`setting
 from __future__ import annotations
 
 import argparse
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +52,8 @@ class Config:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # imported here: most runs have no settings file to read
+
     if path.is_dir():
         raise InputError(f"{path.name}: is a folder, not a settings file (move it away or rename it)")
     if not path.is_file():

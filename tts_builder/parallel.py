@@ -11,14 +11,14 @@ flight, so a million items take no more memory than a thousand, results keep flo
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Generator, Iterable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, Sequence, TypeVar
 
 from tts_builder.errors import InputError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -107,6 +107,11 @@ def ordered_map(func: Callable[[T], R], items: Iterable[T], jobs: int = 1, *,
     if jobs <= 1 or (total is not None and total <= 1):
         yield from map(func, items)
         return
+    # imported here: one job (and every command's start) needs no process pool
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     workers = jobs if total is None else min(jobs, total)

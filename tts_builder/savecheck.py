@@ -1,7 +1,8 @@
 """Check a Tabletop Simulator save against the shipped JSON Schema and the card/GUID rules.
 
 The schema (``tts_builder/schema/tts_save.schema.json``) covers types, required
-fields and key patterns. The checks here cover what a schema cannot express:
+fields and key patterns. A save the fast yes/no check (:mod:`tts_builder.conforms`) passes has
+no schema error; any other goes to jsonschema, which words the errors. The checks here cover what a schema cannot express:
 deck/card consistency, sheet sizes, GUID uniqueness, local files and, for our own
 output, script state, XmlUI and nulls. See ``docs/tts-format.md`` §7.
 
@@ -28,11 +29,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, TextIO, TypeGuard
+from typing import TYPE_CHECKING, Any, TextIO, TypeGuard
 from urllib.parse import unquote
 
-import jsonschema
-
+from tts_builder.conforms import Check, UnsupportedSchema, conformance_check
 from tts_builder.errors import InputError
 from tts_builder.fileio import dump_json, load_json_file, parse_json_text
 
@@ -101,10 +101,25 @@ def load_schema() -> dict[str, Any]:
     return schema
 
 
+if TYPE_CHECKING:
+    import jsonschema
+
+
 @functools.cache
 def _validator() -> jsonschema.Draft202012Validator:
     # Building the validator resolves the $refs once; reusing it keeps big saves fast.
+    import jsonschema  # only for a save the fast check is not sure of (~50 ms to import)
+
     return jsonschema.Draft202012Validator(load_schema())
+
+
+@functools.cache
+def _conforms() -> Check:
+    """The schema's yes/no check (:mod:`tts_builder.conforms`): a save it passes has no schema error."""
+    try:
+        return conformance_check(load_schema())
+    except UnsupportedSchema:  # a keyword it does not know: jsonschema checks every save
+        return lambda _data: False
 
 
 def load_save_file(path: str | os.PathLike[str]) -> Any:
@@ -172,6 +187,11 @@ def run_schema_check(path: str, *, out: TextIO, as_json: bool = False) -> int:
 
 
 def _schema_problems(data: Any) -> list[Problem]:
+    try:
+        if _conforms()(data):
+            return []
+    except RecursionError:  # nested deeper than the fast check goes: jsonschema decides
+        pass
     found: list[tuple[Parts, str]] = []
     for err in _validator().iter_errors(data):
         parts: Parts = tuple(err.absolute_path)

@@ -296,6 +296,8 @@ def quick_build(argv: Sequence[str]) -> int | None:
     out_root = Path(parsed.out if parsed.out is not None else "build")
     options = options_of(out_root, base_url=parsed.base_url, lossless=parsed.lossless)
     games = list(dict.fromkeys(games))
+    if not all(stamp_path(out_root, g).is_file() for g in games):
+        return None  # a game never built: no need to digest the code (a cold build would do it thrice)
     code = code_digest(code_memo(out_root, games[0]))
     if not all(is_current(out_root, g, inputs_digest(g, options, code)) for g in games):
         return None

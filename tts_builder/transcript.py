@@ -24,14 +24,15 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, Mapping
 
 import rules
 from rules.core import Game, SetupError, State
 from tts_builder.errors import InputError
 from tts_builder.fileio import MAX_TRANSCRIPT_MOVES
+
+if TYPE_CHECKING:  # jsonschema is imported only to word what is wrong with a transcript (~50 ms)
+    import jsonschema
 
 FORMAT = "tts-builder-transcript"
 VERSION = 1
@@ -58,12 +59,16 @@ def move_schema(game_id: str) -> dict[str, Any]:
 def _envelope_validator() -> jsonschema.protocols.Validator:
     """The envelope without descending into each move: jsonschema per move
     dominated validation time, and the move shape is one cheap loop."""
+    import jsonschema
+
     schema = json.loads(json.dumps(envelope_schema()))
     schema["properties"]["moves"].pop("items")
     return jsonschema.Draft202012Validator(schema)
 
 
 def _move_shape_errors(moves: list[Any]) -> list[jsonschema.ValidationError]:
+    import jsonschema
+
     item = jsonschema.Draft202012Validator(envelope_schema()["properties"]["moves"]["items"])
     for i, entry in enumerate(moves):
         if not (isinstance(entry, dict) and type(entry.get("player")) is int and entry["player"] >= 0):
