@@ -23,6 +23,7 @@ table, ``game``, a palette entry) redraws exactly the cards whose drawing it cha
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 from collections.abc import Callable, Mapping
@@ -409,6 +410,19 @@ def resolve_card(source: ArtSource, layout: Layout, row: ComponentRow | None = N
     return ResolvedCard(layout, background, tuple(layers))
 
 
+@functools.lru_cache(maxsize=64)
+def _hatch_mask(w: int, h: int, width: int, spacing: int, radius: int) -> Image.Image:
+    """The coverage of a hatched box of that size (the same boxes recur card after card: kept;
+    read only, never drawn on)."""
+    lines = Image.new("L", (w, h), 0)
+    d = ImageDraw.Draw(lines)
+    for x in range(-h, w + h, spacing):
+        d.line([(x, h), (x + h, 0)], fill=255, width=width)
+    clip = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(clip).rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=255)
+    return ImageChops.multiply(lines, clip)
+
+
 class _Painter:
     def __init__(self, source: ArtSource, scale: int):
         self.source = source
@@ -468,14 +482,7 @@ class _Painter:
         w, h = box[2] - box[0], box[3] - box[1]
         if w <= 0 or h <= 0:
             return
-        lines = Image.new("L", (w, h), 0)
-        d = ImageDraw.Draw(lines)
-        spacing = max(spacing, width + 1)
-        for x in range(-h, w + h, spacing):
-            d.line([(x, h), (x + h, 0)], fill=255, width=width)
-        clip = Image.new("L", (w, h), 0)
-        ImageDraw.Draw(clip).rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=255)
-        img.paste(colour, box[:2], ImageChops.multiply(lines, clip))
+        img.paste(colour, box[:2], _hatch_mask(w, h, width, max(spacing, width + 1), radius))
 
     def shape(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int], shift: int) -> None:
         shape = layer["shape"]
