@@ -51,8 +51,6 @@ class PictureCache:
         self.source = source
         self.progress = progress
         self.resample = resample
-        # Lanczos pictures keep the names they always had (a lossless build finds its cache)
-        self._tag = "" if resample == Image.Resampling.LANCZOS else f"-{resample.name.lower()}"
         self._seen: set[str] = set()
         self._drawn: set[str] = set()
         self._full: OrderedDict[str, Image.Image] = OrderedDict()  # digest -> trimmed full picture
@@ -83,8 +81,11 @@ class PictureCache:
         self._seen.add(job.digest)
         return job
 
-    def path(self, digest: str, size: tuple[int, int]) -> Path:
-        return self.folder / f"{digest}-{size[0]}x{size[1]}{self._tag}{SUFFIX}"
+    def path(self, digest: str, size: tuple[int, int], resample: Image.Resampling | None = None) -> Path:
+        resample = self.resample if resample is None else resample
+        # Lanczos pictures keep the names they always had (a lossless build finds its cache)
+        tag = "" if resample == Image.Resampling.LANCZOS else f"-{resample.name.lower()}"
+        return self.folder / f"{digest}-{size[0]}x{size[1]}{tag}{SUFFIX}"
 
     def _load(self, path: Path, size: tuple[int, int]) -> Image.Image | None:
         """The cached picture, or None when it is missing or damaged (then it is drawn again)."""
@@ -121,17 +122,19 @@ class PictureCache:
             self._full.popitem(last=False)
         return img
 
-    def picture(self, job: CardJob, size: tuple[int, int] | None = None) -> Image.Image:
-        """``job``'s picture trimmed to its cut box and scaled to ``size`` (None: full size)."""
+    def picture(self, job: CardJob, size: tuple[int, int] | None = None,
+                resample: Image.Resampling | None = None) -> Image.Image:
+        """``job``'s picture trimmed to its cut box and scaled to ``size`` (None: full size) with
+        ``resample`` (None: the cache's filter)."""
         self._seen.add(job.digest)
         if size is None:  # the full-size picture is cached too (the same files whichever run drew it)
             box = geometry(job.layout, self.source.dpi).cut
             size = (box[2] - box[0], box[3] - box[1])
-        path = self.path(job.digest, size)
+        path = self.path(job.digest, size, resample)
         cached = self._load(path, size)
         if cached is not None:
             return cached
-        img = scale_to(self._draw(job), size, self.resample)
+        img = scale_to(self._draw(job), size, self.resample if resample is None else resample)
         atomic_write_bytes(path, _tga_bytes(img), fsync=False)  # _load checks the size and mode
         return img
 

@@ -36,8 +36,8 @@ import PIL
 from PIL import Image, ImageChops, ImageDraw
 
 from tts_builder.art.cache import PictureCache
-from tts_builder.art.render import (RENDERER_VERSION, CardJob, draw_resolved, evaluate, fit_text, font, png_bytes,
-                                    render_card, render_template, rotated)
+from tts_builder.art.render import (RENDERER_VERSION, CardJob, draw_resolved, evaluate, fit_text, font, geometry,
+                                    png_bytes, render_card, render_template, rotated)
 from tts_builder.art.sheets import SheetPlan, compose_sheet, plan_sheets
 from tts_builder.art.source import ArtSource, ComponentRow, DeckSpec, FontFile, Layout, StandaloneSpec, canonical_digest, \
     load_art_source, mm_to_px
@@ -553,7 +553,9 @@ def render_game_art(game_id: str, out_dir: Path, *, progress: Progress | None = 
         inputs = {"cards": [j.digest for j in thumb_jobs], "background": source.color(spec.background, "thumbnail"),
                   "title": title, "title_color": source.color(spec.title_color, "thumbnail"),
                   "title_font": title_face.sha256 if title_face else None}
-        writer.image(THUMBNAIL, inputs, lambda: _thumbnail(source, [cache.picture(j) for j in thumb_jobs], title))
+        writer.image(THUMBNAIL, inputs, lambda: _thumbnail(
+            source, [cache.picture(j, _thumbnail_card_size(source, j.layout, title), Image.Resampling.LANCZOS)
+                     for j in thumb_jobs], title))
         thumbnail = THUMBNAIL
 
     writer.flush(jobs)
@@ -576,19 +578,28 @@ def _thumbnail_font(source: ArtSource) -> FontFile | None:
     return source.font(spec.title_font) if spec is not None and spec.title_font else source.title_font()
 
 
+def _thumbnail_area_h(title: str | None) -> int:
+    return THUMBNAIL_SIZE - (44 if title else 8)
+
+
+def _thumbnail_card_size(source: ArtSource, layout: Layout, title: str | None) -> tuple[int, int]:
+    """The size a card is shown at on the thumbnail: its cut box scaled to 80% of the cards' area."""
+    cut = geometry(layout, source.dpi).cut
+    h = round(_thumbnail_area_h(title) * 0.8)
+    return max(1, round((cut[2] - cut[0]) * h / (cut[3] - cut[1]))), h
+
+
 def _thumbnail(source: ArtSource, cards: Sequence[Image.Image], title: str | None) -> Image.Image:
-    """A 256 x 256 composition: the cards (trimmed, full size) fanned out on the background, the title below."""
+    """A 256 x 256 composition: the cards (trimmed, at :func:`_thumbnail_card_size`, Lanczos) fanned out
+    on the background, the title below."""
     assert source.thumbnail is not None
     size = THUMBNAIL_SIZE
     img = Image.new("RGB", (size, size), source.color(source.thumbnail.background, "thumbnail.background"))
-    area_h = size - (44 if title else 8)
+    area_h = _thumbnail_area_h(title)
     n = len(cards)
     placed = [((i - (n - 1) / 2) / ((n - 1) / 2) if n > 1 else 0.0, card)  # t: -1 (left) .. 1 (right)
               for i, card in enumerate(cards)]
     for t, card in sorted(placed, key=lambda p: -abs(p[0])):  # outer cards first, the middle on top
-        h = round(area_h * 0.8)
-        w = max(1, round(card.width * h / card.height))
-        card = card.resize((w, h), Image.Resampling.LANCZOS)
         out, mask = rotated(card, -10.0 * t)
         cx = size / 2 + t * size * 0.25
         cy = 4 + area_h / 2 + abs(t) * 5
