@@ -21,11 +21,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import multiprocessing
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
 from importlib.resources.abc import Traversable
@@ -326,6 +323,27 @@ def _make_pending(index: int) -> tuple[Encoded, frozenset[str]]:
     return _PENDING[index]()
 
 
+def _in_workers(tasks: list[Callable[[], tuple[Encoded, frozenset[str]]]],
+                jobs: int) -> list[tuple[Encoded, frozenset[str]]] | None:
+    """Run ``tasks`` in up to ``jobs`` forked worker processes, in order; None where processes
+    cannot fork (then they run here)."""
+    # imported here: one job (a cold build on one core) needs no process pool (~12 ms of imports)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    _PENDING[:] = tasks
+    try:
+        with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(_make_pending, range(len(tasks))))
+    except BrokenProcessPool:
+        raise WorkerDied(f"a worker process of --jobs {jobs} ended without finishing its image "
+                         "(killed?); run again, or with --jobs 1") from None
+    finally:
+        _PENDING.clear()
+
+
 class _Writer:
     """Writes output images only when their inputs changed (checked against the last manifest).
 
@@ -363,17 +381,10 @@ class _Writer:
         """Make, encode and write every pending image."""
         names = list(self.pending)
         tasks = [self._task(self.pending[n][1]) for n in names]
-        if jobs > 1 and len(tasks) > 1 and "fork" in multiprocessing.get_all_start_methods():
-            _PENDING[:] = tasks
-            try:
-                with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=multiprocessing.get_context("fork")) as pool:
-                    results: Iterable[tuple[Encoded, frozenset[str]]] = list(pool.map(_make_pending, range(len(tasks))))
-            except BrokenProcessPool:
-                raise WorkerDied(f"a worker process of --jobs {jobs} ended without finishing its image "
-                                 "(killed?); run again, or with --jobs 1") from None
-            finally:
-                _PENDING.clear()
-        else:
+        results: Iterable[tuple[Encoded, frozenset[str]]] | None = None
+        if jobs > 1 and len(tasks) > 1:
+            results = _in_workers(tasks, jobs)
+        if results is None:
             results = (task() for task in tasks)
         for name, (encoded, drawn) in zip(names, results):
             self.say(f"write {name}")
