@@ -16,6 +16,10 @@ a check's instruction count is what a call of its own counted. Python compares t
 verdicts and the state text the call returns. Whenever anything differs or fails,
 the game is checked again one Lua call per step (:func:`_check_transcript_stepwise`,
 the checker as it was), which words the report.
+
+``check-lua`` checks each move as the simulated players choose it (:func:`check_played_game`:
+one Python position for playing and checking, each move made once); a recorded transcript is
+checked move by move the same way (:func:`check_transcript`).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import json
 import random
 import statistics
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import rules
 from rules.core import State, Verdict, canonical_json, judge
@@ -34,7 +38,7 @@ from tts_builder.errors import InputError, require_game
 from tts_builder.luagen import render, render_rules_lua
 from tts_builder.luasandbox import LuaSandbox, LuaSandboxError, _LuaTable
 from tts_builder.parallel import ordered_map
-from tts_builder.simulate import play_game
+from tts_builder.simulate import new_game, play_game
 from tts_builder.transcript import split_move
 
 #: instructions one rules check may take before it is a failure (a TTS frame
@@ -244,8 +248,7 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
     One Lua call a move (:func:`_check_transcript_fast`); when that finds anything amiss, the
     game is checked again from the start one Lua call per step, the rng and the report wound
     back first, so the report is the stepwise checker's, word for word."""
-    mark = (rng.getstate(), report.moves, report.checks, report.illegal_checks, len(report.instructions),
-            len(report.disagreements))
+    mark = _Mark.of(rng, report)
     failed = False
     try:
         suspect = _check_transcript_fast(game_id, transcript, lua, report, rng, mutants_per_move)
@@ -253,12 +256,37 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
         # a Lua error, a budget (a step's stops a little earlier inside the one call a move) or a
         # Python exception: the stepwise check meets it again and words it, or passes as it always did
         suspect, failed = None, True
+    return _settle(game_id, transcript, lua, seed, report, rng, mutants_per_move, mark, suspect, failed)
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """Where a game's check began: the rng's state and how long the report's counts and lists were."""
+
+    rng_state: Any
+    moves: int
+    checks: int
+    illegal_checks: int
+    instructions: int
+    disagreements: int
+
+    @classmethod
+    def of(cls, rng: random.Random, report: AgreementReport) -> _Mark:
+        return cls(rng.getstate(), report.moves, report.checks, report.illegal_checks, len(report.instructions),
+                   len(report.disagreements))
+
+
+def _settle(game_id: str, transcript: dict[str, Any], lua: LuaEngine, seed: int, report: AgreementReport,
+            rng: random.Random, mutants_per_move: int, mark: _Mark, suspect: _Suspect | None,
+            failed: bool) -> bool:
+    """:func:`check_transcript` after the fast check: True when it found nothing amiss, else the
+    stepwise check's answer, the rng and the report wound back to ``mark`` first."""
     if suspect is None and not failed:
         return True
-    rng.setstate(mark[0])
-    report.moves, report.checks, report.illegal_checks = mark[1], mark[2], mark[3]
-    del report.instructions[mark[4]:]
-    del report.disagreements[mark[5]:]
+    rng.setstate(mark.rng_state)
+    report.moves, report.checks, report.illegal_checks = mark.moves, mark.checks, mark.illegal_checks
+    del report.instructions[mark.instructions:]
+    del report.disagreements[mark.disagreements:]
     if not _check_transcript_stepwise(game_id, transcript, lua, seed, report, rng, mutants_per_move):
         return False
     if failed or suspect is None:
@@ -271,8 +299,34 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
     return False
 
 
+def check_played_game(game_id: str, seed: int, policy: str, combo: Combination, lua: LuaEngine,
+                      report: AgreementReport, rng: random.Random, mutants_per_move: int = 3) -> bool:
+    """:func:`check_transcript` of ``play_game(game_id, seed, ...)``, each move checked as it is
+    played (one position for both: the move made once). The same report, rng draws and answer;
+    when anything is amiss the game's transcript is played and :func:`check_transcript`'s
+    stepwise check words the report (a failure of the play itself is play_game's again)."""
+    mark = _Mark.of(rng, report)
+    failed = False
+    try:
+        suspect = _check_while_playing(game_id, seed, policy, combo, lua, report, rng, mutants_per_move)
+    except Exception:  # noqa: BLE001 (as check_transcript's)
+        suspect, failed = None, True
+    if suspect is None and not failed:
+        return True
+    transcript = play_game(game_id, seed, policy=policy, options=combo.options_dict, num_players=combo.players)
+    return _settle(game_id, transcript, lua, seed, report, rng, mutants_per_move, mark, suspect, failed)
+
+
 #: what the fast check found amiss: move index, player, move, kind, what Lua answered.
 _Suspect = tuple[int, Any, Any, str, str]
+
+
+def _start(game_id: str, transcript: dict[str, Any], lua: LuaEngine) -> tuple[State, Any]:
+    """The Python and the Lua start position of ``transcript`` (its setup, options and seats)."""
+    listed = transcript.get("players")
+    state = rules.get_game(game_id).new_state(setup=transcript["setup"], options=transcript["options"],
+                                              num_players=len(listed) if isinstance(listed, list) else None)
+    return state, lua.new_state(transcript["setup"], transcript["options"])
 
 
 def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEngine, report: AgreementReport,
@@ -280,18 +334,37 @@ def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEng
     """:func:`check_transcript` with one Lua call a move (``check_move``, see the module
     docstring); None when everything agrees (the report counted), else what looked amiss
     (the report then half counted: the caller winds it back)."""
-    game = rules.get_game(game_id)
-    listed = transcript.get("players")
-    state = game.new_state(setup=transcript["setup"], options=transcript["options"],
-                           num_players=len(listed) if isinstance(listed, list) else None)
+    state, lstate = _start(game_id, transcript, lua)
+    moves = (split_move(entry) for entry in transcript["moves"])
+    return _check_moves(state, lstate, moves, lua, report, rng, mutants_per_move)
+
+
+def _check_while_playing(game_id: str, seed: int, policy: str, combo: Combination, lua: LuaEngine,
+                         report: AgreementReport, rng: random.Random, mutants_per_move: int) -> _Suspect | None:
+    """:func:`_check_transcript_fast` of the game :func:`play_game` plays, each move checked as
+    it is chosen: the players choose on the checker's position (made from the transcript's
+    setup, as the check of a transcript makes it; refused unless its JSON is the start position
+    play_game plays from)."""
+    table = new_game(game_id, seed, policy=policy, options=combo.options_dict, num_players=combo.players)
+    state, lstate = _start(game_id, table.transcript, lua)
+    if canonical_json(state.to_json()) != canonical_json(table.state.to_json()):
+        raise RuntimeError(f"{game_id} seed {seed}: the start position differs when made from its setup")
+    moves = ((player, dict(move)) for player, move in table.moves(state))  # a copy, as split_move makes
+    return _check_moves(state, lstate, moves, lua, report, rng, mutants_per_move)
+
+
+def _check_moves(state: State, lstate: Any, moves: Iterator[tuple[Any, Any]], lua: LuaEngine,
+                 report: AgreementReport, rng: random.Random, mutants_per_move: int) -> _Suspect | None:
+    """The fast check of each ``(player, move)`` of ``moves`` from ``state`` and ``lstate`` (made
+    before the next is asked for), then of the result."""
     seats = state.num_players()
-    lstate = lua.new_state(transcript["setup"], transcript["options"])
     check_move = lua.check_move()
     call = lua.sandbox.call
     instructions = report.instructions
     data = state.to_json()  # the state's JSON, made once per move: mutants' values, then the comparison
-    for index, entry in enumerate(transcript["moves"]):
-        player, move = split_move(entry)
+    made = 0
+    for made, (player, move) in enumerate(moves, 1):
+        index = made - 1
         picked = sample_mutants(move, state, rng, mutants_per_move, state_json=data)
         other = (player + 1) % seats if isinstance(player, int) else 0
         # judge(state, player, cand) for each: the seat is judged once (the same for every move),
@@ -327,7 +400,7 @@ def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEng
     if result is not None:
         lua_result = lua.state_json(lua.sandbox.call(lua.rules.result, lstate))
         if lua_result != _result_json(result):
-            return (len(transcript["moves"]), None, None, "result", lua_result)
+            return (made, None, None, "result", lua_result)
     return None
 
 
@@ -457,11 +530,9 @@ def _check_game(job: tuple[str, int, str, int, Combination]) -> AgreementReport:
     lua = _ENGINES.get(game_id)
     if lua is None:
         lua = _ENGINES[game_id] = LuaEngine(game_id)
-    transcript = play_game(game_id, game_seed, policy=policy, options=combo.options_dict,
-                           num_players=combo.players)
     rng = random.Random(f"check-lua/{game_id}/{game_seed}")
     report = AgreementReport(game=game_id)
-    check_transcript(game_id, transcript, lua, game_seed, report, rng, mutants_per_move)
+    check_played_game(game_id, game_seed, policy, combo, lua, report, rng, mutants_per_move)
     report.games = 1
     return report
 
