@@ -63,6 +63,12 @@ ODD = [
     "s.discard = { [2] = 'c1200' }",
     "s.discard = U.as_object({})",
     "s.setup.deck[1] = 7",
+    # an id list changed in place to other ids (its cached text must not be written)
+    "s.setup.deck[1], s.setup.deck[2] = s.setup.deck[2], s.setup.deck[1]",
+    "s.deck[#s.deck] = nil",
+    "s.hands[1][1] = s.deck[1]",
+    "s.hands[2][#s.hands[2] + 1] = s.deck[1]",
+    "s.discard[#s.discard + 1] = s.deck[1]",
     "s.setup.extra = true",
     "s.setup = { deck = {} }",
     "s.setup = {}",
