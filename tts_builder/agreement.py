@@ -356,52 +356,78 @@ def _check_while_playing(game_id: str, seed: int, policy: str, combo: Combinatio
 def _check_moves(state: State, lstate: Any, moves: Iterator[tuple[Any, Any]], lua: LuaEngine,
                  report: AgreementReport, rng: random.Random, mutants_per_move: int) -> _Suspect | None:
     """The fast check of each ``(player, move)`` of ``moves`` from ``state`` and ``lstate`` (made
-    before the next is asked for), then of the result."""
-    seats = state.num_players()
+    before the next is asked for), then of the result.
+
+    Python judges and makes every move of the game first (:func:`_python_steps`), then Lua checks
+    them, one call a move: each engine's work back to back keeps its data in the processor's
+    caches (interleaved, move by move, each evicted the other's: a twelfth more time). What is
+    found is what the move-by-move order finds: the first move Lua answers otherwise, else
+    Python's failure (an exception, a rule id with a newline) where it came."""
+    steps, stop = _python_steps(state, moves, rng, mutants_per_move)
     check_move = lua.check_move()
     call = lua.sandbox.call
     instructions = report.instructions
-    data = state.to_json()  # the state's JSON, made once per move: mutants' values, then the comparison
-    made = 0
-    for made, (player, move) in enumerate(moves, 1):
-        index = made - 1
-        picked = sample_mutants(move, state, rng, mutants_per_move, state_json=data)
-        other = (player + 1) % seats if isinstance(player, int) else 0
-        # judge(state, player, cand) for each: the seat is judged once (the same for every move),
-        # then the game's check_for, as judge itself goes on; any other case through judge
-        if not state.is_terminal() and not isinstance(player, bool) and player in state.deciders():
-            check_for = state.check_for
-            verdicts = [check_for(player, cand) for cand in (move, *picked)]
-        else:
-            verdicts = [judge(state, player, cand) for cand in (move, *picked)]
-        verdicts.append(judge(state, other, move))
-        keys = ["+" if py.ok else "-" + py.rule for py in verdicts]
-        illegal = sum(not py.ok for py in verdicts)
-        expected = "\n".join(keys)
-        if expected.count("\n") != len(keys) - 1:
-            return (index, player, move, "verdict", "(a rule id holds a newline)")
-        text = _moves_text([move, *picked])  # _json_text's
-        if keys[0] == "+" and type(state).apply is State.apply:
-            state.make(move)  # judged legal for its player just now: made without a second check
-        else:
-            state.apply(move)
-        data = state.to_json()
-        py_json = _state_text(data)  # canonical_json's text
+    for index, (player, move, other, text, expected, py_json, checks, illegal) in enumerate(steps):
         answer = call(check_move, lstate, text, player, other, budget=None)  # each step has its own
         if type(answer) is not tuple or answer[0] != expected:
             return (index, player, move, "verdict", str(answer[0] if type(answer) is tuple else answer))
         if answer[1] != py_json:
             return (index, player, move, "state", str(answer[1]))
         instructions += answer[2:]
-        report.checks += len(keys)
+        report.checks += checks
         report.illegal_checks += illegal
         report.moves += 1
+    if isinstance(stop, BaseException):
+        raise stop
+    if stop is not None:
+        return stop
     result = state.result()
     if result is not None:
         lua_result = lua.state_json(lua.sandbox.call(lua.rules.result, lstate))
         if lua_result != _result_json(result):
-            return (made, None, None, "result", lua_result)
+            return (len(steps), None, None, "result", lua_result)
     return None
+
+
+#: one move as :func:`_check_moves` hands it to Lua: player, move, the other seat, the moves' JSON
+#: text, the verdict keys expected (one a line), the state's text after it, checks, illegal ones.
+_Step = tuple[Any, Any, Any, str, str, str, int, int]
+
+
+def _python_steps(state: State, moves: Iterator[tuple[Any, Any]], rng: random.Random,
+                  mutants_per_move: int) -> tuple[list[_Step], _Suspect | BaseException | None]:
+    """Python's side of :func:`_check_moves`: each move's mutants, verdicts and the state's text
+    after it, the move made; and what stopped it before the last move (None when nothing did)."""
+    seats = state.num_players()
+    steps: list[_Step] = []
+    data = state.to_json()  # the state's JSON, made once per move: mutants' values, then the comparison
+    try:
+        for player, move in moves:
+            picked = sample_mutants(move, state, rng, mutants_per_move, state_json=data)
+            other = (player + 1) % seats if isinstance(player, int) else 0
+            # judge(state, player, cand) for each: the seat is judged once (the same for every move),
+            # then the game's check_for, as judge itself goes on; any other case through judge
+            if not state.is_terminal() and not isinstance(player, bool) and player in state.deciders():
+                check_for = state.check_for
+                verdicts = [check_for(player, cand) for cand in (move, *picked)]
+            else:
+                verdicts = [judge(state, player, cand) for cand in (move, *picked)]
+            verdicts.append(judge(state, other, move))
+            keys = ["+" if py.ok else "-" + py.rule for py in verdicts]
+            expected = "\n".join(keys)
+            if expected.count("\n") != len(keys) - 1:
+                return steps, (len(steps), player, move, "verdict", "(a rule id holds a newline)")
+            text = _moves_text([move, *picked])  # _json_text's
+            if keys[0] == "+" and type(state).apply is State.apply:
+                state.make(move)  # judged legal for its player just now: made without a second check
+            else:
+                state.apply(move)
+            data = state.to_json()
+            steps.append((player, move, other, text, expected, _state_text(data), len(keys),
+                          sum(not py.ok for py in verdicts)))
+    except Exception as exc:  # noqa: BLE001 (raised again once Lua has checked the moves before it)
+        return steps, exc
+    return steps, None
 
 
 def _check_transcript_stepwise(game_id: str, transcript: dict[str, Any], lua: LuaEngine, seed: int,
