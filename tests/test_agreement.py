@@ -149,7 +149,7 @@ def test_a_lua_judge_that_changes_the_state_while_refusing_is_caught():
 
 @pytest.mark.parametrize("game_id", LUA_GAMES)
 def test_one_call_a_move_counts_what_a_call_a_step_counts(game_id):
-    """The one Lua call a move (check_move) and the checker that makes a Lua call per step
+    """The one Lua call a game (check_moves) and the checker that makes a Lua call per step
     report the same moves, checks and per-check instruction counts, and draw the same mutants."""
     from tts_builder.agreement import _check_transcript_fast, _check_transcript_stepwise
 
@@ -181,7 +181,7 @@ def test_a_lua_judge_that_answers_differently_the_second_time_is_caught():
 
 def test_a_lua_check_that_runs_away_is_stopped_and_reported():
     """Only mutants reach this refusal; the Lua check loops there. Each check keeps its own
-    budget inside the one call a move."""
+    budget inside the one call a game."""
     report = _run_patched("two-and-two",
                           "if not MOVE_TYPE_SET[t] then return verdict(",
                           "if not U.contains(MOVE_TYPES, t) then while true do end return verdict(", games=3)

@@ -8,12 +8,13 @@ other player); then both apply the recorded move and their states must be the
 same canonical JSON text (the whole state, every move; a digest only labels
 a disagreement). The first disagreement is reported with what replays it.
 
-Each move is one Lua call (``lua_templates/runtime/check.lua.j2``): the recorded
-move and its mutants cross as one JSON text, and Lua judges each, judges the
-recorded move for the other seat, makes it and writes its state. Each of those
-steps runs through :attr:`LuaSandbox.measure` under its own instruction budget, so
-a check's instruction count is what a call of its own counted. Python compares the
-verdicts and the state text the call returns. Whenever anything differs or fails,
+Each game is one Lua call (``lua_templates/runtime/check.lua.j2``), after Python has
+judged and made all its moves: for each move the recorded move and its mutants cross
+as one JSON text, and Lua judges each, judges the recorded move for the other seat,
+makes it and writes its state. Each of those steps runs through
+:attr:`LuaSandbox.measure` under its own instruction budget, so a check's instruction
+count is what a call of its own counted. Lua compares its verdicts and state text with
+Python's, move by move, and answers where they first differ. Whenever anything differs or fails,
 the game is checked again one Lua call per step (:func:`_check_transcript_stepwise`,
 the checker as it was), which words the report.
 
@@ -147,17 +148,18 @@ class LuaEngine:
         """``value`` as the Lua runtime reads it from its JSON text (``U.json_decode``)."""
         return self.sandbox.call(self.rules.json_decode, _json_text(value))
 
-    def check_move(self) -> Any:
+    def check_moves(self) -> Any:
         """The checker's Lua function for these rules (``lua_templates/runtime/check.lua.j2``):
-        ``check_move(state, text, player, other)``, each step under the sandbox's default budget.
-        Made on first use (a subclass that loads other rules need not know of it)."""
-        fn = self.__dict__.get("_check_move")
+        ``check_moves(state, texts, players, others, keys, states, n)``, the moves of a game, each
+        step under the sandbox's default budget. Made on first use (a subclass that loads other
+        rules need not know of it)."""
+        fn = self.__dict__.get("_check_moves")
         if fn is None:
             maker = self.sandbox.execute(render("runtime/check.lua.j2", {}), "check.lua")
             sandbox = self.sandbox
             fn = sandbox.call(maker, self.rules, sandbox.measure, sandbox.fire_limit(sandbox.default_budget),
                               sandbox.budgeted, sandbox.coarse_fire_limit(sandbox.default_budget))
-            self.__dict__["_check_move"] = fn
+            self.__dict__["_check_moves"] = fn
         return fn
 
     def new_state(self, setup: dict[str, Any], options: dict[str, Any]) -> Any:
@@ -245,7 +247,7 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
     """Judge every move of ``transcript`` (and mutants of it) in both engines, compare the
     states after each move and the results at the end; False at the first disagreement.
 
-    One Lua call a move (:func:`_check_transcript_fast`); when that finds anything amiss, the
+    One Lua call a game (:func:`_check_transcript_fast`); when that finds anything amiss, the
     game is checked again from the start one Lua call per step, the rng and the report wound
     back first, so the report is the stepwise checker's, word for word."""
     mark = _Mark.of(rng, report)
@@ -253,7 +255,7 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
     try:
         suspect = _check_transcript_fast(game_id, transcript, lua, report, rng, mutants_per_move)
     except Exception:  # noqa: BLE001
-        # a Lua error, a budget (a step's stops a little earlier inside the one call a move) or a
+        # a Lua error, a budget (a step's stops a little earlier inside the one call a game) or a
         # Python exception: the stepwise check meets it again and words it, or passes as it always did
         suspect, failed = None, True
     return _settle(game_id, transcript, lua, seed, report, rng, mutants_per_move, mark, suspect, failed)
@@ -331,7 +333,7 @@ def _start(game_id: str, transcript: dict[str, Any], lua: LuaEngine) -> tuple[St
 
 def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEngine, report: AgreementReport,
                            rng: random.Random, mutants_per_move: int) -> _Suspect | None:
-    """:func:`check_transcript` with one Lua call a move (``check_move``, see the module
+    """:func:`check_transcript` with one Lua call a game (``check_moves``, see the module
     docstring); None when everything agrees (the report counted), else what looked amiss
     (the report then half counted: the caller winds it back)."""
     state, lstate = _start(game_id, transcript, lua)
@@ -359,24 +361,23 @@ def _check_moves(state: State, lstate: Any, moves: Iterator[tuple[Any, Any]], lu
     before the next is asked for), then of the result.
 
     Python judges and makes every move of the game first (:func:`_python_steps`), then Lua checks
-    them, one call a move: each engine's work back to back keeps its data in the processor's
-    caches (interleaved, move by move, each evicted the other's: a twelfth more time). What is
-    found is what the move-by-move order finds: the first move Lua answers otherwise, else
-    Python's failure (an exception, a rule id with a newline) where it came."""
+    them in one call (``check_moves``): each engine's work back to back keeps its data in the
+    processor's caches (interleaved, move by move, each evicted the other's: a twelfth more
+    time). What is found is what the move-by-move order finds: the first move Lua answers
+    otherwise, else Python's failure (an exception, a rule id with a newline) where it came."""
     steps, stop = _python_steps(state, moves, rng, mutants_per_move)
-    check_move = lua.check_move()
-    call = lua.sandbox.call
-    instructions = report.instructions
-    for index, (player, move, other, text, expected, py_json, checks, illegal) in enumerate(steps):
-        answer = call(check_move, lstate, text, player, other, budget=None)  # each step has its own
-        if type(answer) is not tuple or answer[0] != expected:
-            return (index, player, move, "verdict", str(answer[0] if type(answer) is tuple else answer))
-        if answer[1] != py_json:
-            return (index, player, move, "state", str(answer[1]))
-        instructions += answer[2:]
-        report.checks += checks
-        report.illegal_checks += illegal
-        report.moves += 1
+    if steps:
+        texts, players, others, keys, states = ([step[i] for step in steps] for i in (3, 0, 2, 4, 5))
+        answer = lua.sandbox.call(lua.check_moves(), lstate, texts, players, others, keys, states, len(steps),
+                                  budget=None)  # each step has its own
+        if answer[0] != 0:
+            index = answer[0] - 1
+            player, move = steps[index][:2]
+            return (index, player, move, answer[1], str(answer[2]))
+        report.instructions += map(int, answer[1].split(","))
+        report.checks += sum(step[6] for step in steps)
+        report.illegal_checks += sum(step[7] for step in steps)
+        report.moves += len(steps)
     if isinstance(stop, BaseException):
         raise stop
     if stop is not None:
