@@ -427,7 +427,7 @@ def _python_steps(state: State, moves: Iterator[tuple[Any, Any]], rng: random.Ra
                 state.apply(move)
             data = state.to_json()
             steps.append((player, move, other, text, expected, _state_text(data), len(keys),
-                          sum(not py.ok for py in verdicts)))
+                          len(keys) - keys.count("+")))  # the refused ones
     except Exception as exc:  # noqa: BLE001 (raised again once Lua has checked the moves before it)
         return steps, exc
     return steps, None
