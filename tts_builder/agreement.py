@@ -14,9 +14,9 @@ as one JSON text, and Lua judges each, judges the recorded move for the other se
 makes it and writes its state. Each of those steps runs through
 :attr:`LuaSandbox.measure` under its own instruction budget, so a check's instruction
 count is what a call of its own counted. Lua compares its verdicts and state text with
-Python's, move by move, and answers where they first differ. Whenever anything differs or fails,
-the game is checked again one Lua call per step (:func:`_check_transcript_stepwise`,
-the checker as it was), which words the report.
+Python's, move by move, and answers where they first differ. Whenever anything differs
+or fails, the game is checked again one Lua call per step
+(:func:`_check_transcript_stepwise`, the checker as it was), which words the report.
 
 ``check-lua`` checks each move as the simulated players choose it (:func:`check_played_game`:
 one Python position for playing and checking, each move made once); a recorded transcript is
@@ -335,7 +335,7 @@ def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEng
                            rng: random.Random, mutants_per_move: int) -> _Suspect | None:
     """:func:`check_transcript` with one Lua call a game (``check_moves``, see the module
     docstring); None when everything agrees (the report counted), else what looked amiss
-    (the report then half counted: the caller winds it back)."""
+    (the caller winds the report back)."""
     state, lstate = _start(game_id, transcript, lua)
     moves = (split_move(entry) for entry in transcript["moves"])
     return _check_moves(state, lstate, moves, lua, report, rng, mutants_per_move)
