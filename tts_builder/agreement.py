@@ -368,7 +368,7 @@ def _check_moves(state: State, lstate: Any, moves: Iterator[tuple[Any, Any]], lu
     steps, stop = _python_steps(state, moves, rng, mutants_per_move)
     if steps:
         texts, players, others, keys, states = ([step[i] for step in steps] for i in (3, 0, 2, 4, 5))
-        # each step has a budget of its own; the call has what a call a move had, for each move
+        # each step has a budget of its own; the call has the default budget for each move (a call of one move's)
         per_move = lua.sandbox.default_budget
         answer = lua.sandbox.call(lua.check_moves(), lstate, texts, players, others, keys, states, len(steps),
                                   budget=None if per_move is None else per_move * len(steps))
