@@ -37,7 +37,7 @@ _PLAIN_BUDGETED = "return function(l, f, a, b, c) return f(a, b, c) end"
 
 
 def _maker(kind: str) -> Any:
-    """A LuaEngine.check_move replacement: "timed" (the steps clocked) or "plain" (no counting)."""
+    """A LuaEngine.check_moves replacement: "timed" (the steps clocked) or "plain" (no counting)."""
     source = render("runtime/check.lua.j2", {})
     if kind == "timed":
         for old, new in _TIMED:
@@ -45,8 +45,8 @@ def _maker(kind: str) -> Any:
                 sys.exit(f"check.lua.j2 no longer has the line {old.strip()!r}; update {__file__}")
             source = source.replace(old, new)
 
-    def check_move(self: agreement.LuaEngine) -> Any:
-        fn = self.__dict__.get("_check_move")
+    def check_moves(self: agreement.LuaEngine) -> Any:
+        fn = self.__dict__.get("_check_moves")
         if fn is None:
             sb = self.sandbox
             maker = sb.execute(source, "check.lua")
@@ -56,9 +56,9 @@ def _maker(kind: str) -> Any:
             else:
                 fn = sb.call(maker, self.rules, sb.measure, sb.fire_limit(sb.default_budget), sb.budgeted,
                              sb.coarse_fire_limit(sb.default_budget))
-            self.__dict__["_check_move"] = fn
+            self.__dict__["_check_moves"] = fn
         return fn
-    return check_move
+    return check_moves
 
 
 def main() -> None:
@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    original = agreement.LuaEngine.check_move
+    original = agreement.LuaEngine.check_moves
     print(f"{'game':14} {'checks/s':>9} {'plain':>9} {'decode':>7} {'judge':>7} {'apply':>7} {'state':>7}"
           "   (Lua steps: share of CPU time)")
     try:
@@ -79,7 +79,7 @@ def main() -> None:
             shares: list[list[float]] = []
             for _ in range(args.rounds):  # interleaved, medians per CPU-second
                 for kind in rates:
-                    agreement.LuaEngine.check_move = (  # type: ignore[method-assign]
+                    agreement.LuaEngine.check_moves = (  # type: ignore[method-assign]
                         original if kind == "counted" else _maker(kind))
                     agreement._ENGINES.clear()
                     start = time.process_time()
@@ -94,7 +94,7 @@ def main() -> None:
             print(f"{game_id:14} {statistics.median(rates['counted']):9.0f} {statistics.median(rates['plain']):9.0f} "
                   + " ".join(f"{m:7.1%}" for m in med))
     finally:
-        agreement.LuaEngine.check_move = original  # type: ignore[method-assign]
+        agreement.LuaEngine.check_moves = original  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":

@@ -135,7 +135,7 @@ def sample_mutants(move: Move, state: State, rng: random.Random, k: int, per_fie
     """``rng.sample(list(mutants(...)), min(k, n))``, the same mutants in the same order after the
     same rng draws, building only the ``k`` picked (check-lua picks 3 of about 20 a move). Each
     mutant is first a plan (a value, a field set, a field dropped) made in :func:`mutants`' order."""
-    values = _short_sorted(json_strings(state, state_json))
+    values: list[str] | None = None  # found when a field needs them (a move of its type alone has none)
     plans: list[tuple[int, Any, Any]] = [(_SET, "type", "no-such-move"), (_SET, "type", None)]
     literals: tuple[Any, ...] = ("not a move", None, [], {}, [move])
     plans += [(_VALUE, v, None) for v in literals]
@@ -143,6 +143,8 @@ def sample_mutants(move: Move, state: State, rng: random.Random, k: int, per_fie
     for key in sorted(move):
         if key == "type":
             continue
+        if values is None:
+            values = _short_sorted(json_strings(state, state_json))
         plans.append((_DROP, key, None))
         plans += [(_SET, key, value) for value in rng.sample(values, min(per_field, len(values)))]
         plans.append((_SET, key, 12345))

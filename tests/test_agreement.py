@@ -8,7 +8,8 @@ import random
 import pytest
 
 import rules
-from tts_builder.agreement import AgreementReport, LuaEngine, check_lua, check_transcript
+from tts_builder.agreement import (AgreementReport, LuaEngine, check_lua, check_played_game, check_transcript,
+                                   combinations)
 from tts_builder.cli import main
 from tts_builder.luagen import has_template, render_rules_lua
 from tts_builder.luasandbox import LuaSandbox
@@ -38,7 +39,7 @@ def test_every_registered_game_has_lua_rules():
     assert missing == [], f"games without a Lua rules module: {missing}"
 
 
-def _run_patched(game_id: str, old: str, new: str, games: int = 30) -> AgreementReport:
+def _patched_engine(game_id: str, old: str, new: str) -> LuaEngine:
     source = render_rules_lua(game_id)
     assert old in source, "the patch target moved; update the test"
 
@@ -47,13 +48,59 @@ def _run_patched(game_id: str, old: str, new: str, games: int = 30) -> Agreement
             self.sandbox = LuaSandbox(default_budget=200_000)
             self.rules = self.sandbox.execute(source.replace(old, new, 1), "patched.lua")
 
+    return Patched()
+
+
+def _run_patched(game_id: str, old: str, new: str, games: int = 30) -> AgreementReport:
     report = AgreementReport(game=game_id)
-    lua = Patched()
+    lua = _patched_engine(game_id, old, new)
     for seed in range(games):
         if not check_transcript(game_id, play_game(game_id, seed, policy="mixed"), lua, seed, report,
                                 random.Random(seed)):
             break
     return report
+
+
+@pytest.mark.parametrize("game_id", LUA_GAMES)
+def test_checking_while_playing_reports_what_checking_the_played_transcript_does(game_id):
+    """check_played_game (each move checked as the players choose it) counts the same moves,
+    checks and instructions, draws the same mutants and answers the same as play_game and then
+    check_transcript, on every combination of seats and options."""
+    lua = LuaEngine(game_id)
+    for seed, combo in enumerate(combinations(game_id)[:4]):
+        played, replayed = AgreementReport(game=game_id), AgreementReport(game=game_id)
+        rng_played, rng_replayed = random.Random(seed), random.Random(seed)
+        assert check_played_game(game_id, seed, "mixed", combo, lua, played, rng_played)
+        transcript = play_game(game_id, seed, policy="mixed", options=combo.options_dict, num_players=combo.players)
+        assert check_transcript(game_id, transcript, lua, seed, replayed, rng_replayed)
+        assert played == replayed and played.moves == len(transcript["moves"]) > 0
+        assert rng_played.getstate() == rng_replayed.getstate()
+
+
+@pytest.mark.parametrize("patch", [
+    ('if filled(s.visible) ~= 3 then', 'if filled(s.visible) ~= 2 then'),  # a verdict
+    ("sets[#sets + 1] = #s.stack + #s.discard", "sets[#sets + 1] = #s.stack"),  # the state
+    ("if not MOVE_TYPE_SET[t] then return verdict(",  # a check that runs away
+     "if not U.contains(MOVE_TYPES, t) then while true do end return verdict("),
+])
+def test_a_disagreement_found_while_playing_is_reported_as_the_transcript_check_reports_it(patch):
+    """A disagreement met while playing is worded by the stepwise check of the played transcript,
+    word for word what check_transcript reports (the rng and the counts wound back alike)."""
+    combo = combinations("two-and-two")[0]
+    for seed in range(30):
+        played, replayed = AgreementReport(game="two-and-two"), AgreementReport(game="two-and-two")
+        agrees = check_played_game("two-and-two", seed, "mixed", combo, _patched_engine("two-and-two", *patch),
+                                   played, random.Random(seed))
+        transcript = play_game("two-and-two", seed, policy="mixed", options=combo.options_dict)
+        assert agrees == check_transcript("two-and-two", transcript, _patched_engine("two-and-two", *patch), seed,
+                                          replayed, random.Random(seed))
+        # the same fields (a Lua verdict's keys come out in an order that differs between Lua states)
+        assert played.disagreements == replayed.disagreements
+        assert (played.moves, played.checks, played.instructions) == \
+            (replayed.moves, replayed.checks, replayed.instructions)
+        if not agrees:
+            return
+    raise AssertionError("the patched rules agreed on every game")
 
 
 def test_a_lua_rule_that_refuses_differently_is_caught():
@@ -149,7 +196,7 @@ def test_a_lua_judge_that_changes_the_state_while_refusing_is_caught():
 
 @pytest.mark.parametrize("game_id", LUA_GAMES)
 def test_one_call_a_move_counts_what_a_call_a_step_counts(game_id):
-    """The one Lua call a move (check_move) and the checker that makes a Lua call per step
+    """The one Lua call a game (check_moves) and the checker that makes a Lua call per step
     report the same moves, checks and per-check instruction counts, and draw the same mutants."""
     from tts_builder.agreement import _check_transcript_fast, _check_transcript_stepwise
 
@@ -181,7 +228,7 @@ def test_a_lua_judge_that_answers_differently_the_second_time_is_caught():
 
 def test_a_lua_check_that_runs_away_is_stopped_and_reported():
     """Only mutants reach this refusal; the Lua check loops there. Each check keeps its own
-    budget inside the one call a move."""
+    budget inside the one call a game."""
     report = _run_patched("two-and-two",
                           "if not MOVE_TYPE_SET[t] then return verdict(",
                           "if not U.contains(MOVE_TYPES, t) then while true do end return verdict(", games=3)

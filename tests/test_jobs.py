@@ -57,16 +57,16 @@ def test_check_lua_reports_the_same_with_any_jobs(capsys):
 def test_check_lua_stops_at_the_same_disagreement_with_any_jobs(monkeypatch):
     """The games after the first disagreement are dropped, so the report does not depend on which
     worker got there first (worker processes are forked: they see the patch)."""
-    real = agreement.check_transcript
+    real = agreement.check_played_game
 
-    def faulty(game_id, transcript, lua, seed, report, rng, mutants_per_move=3):
-        ok = real(game_id, transcript, lua, seed, report, rng, mutants_per_move)
+    def faulty(game_id, seed, policy, combo, lua, report, rng, mutants_per_move=3):
+        ok = real(game_id, seed, policy, combo, lua, report, rng, mutants_per_move)
         if seed in (5, 7):
             report.disagreements.append(Disagreement(seed, 2, 0, {"type": "x"}, "state", "p", "l"))
             return False
         return ok
 
-    monkeypatch.setattr(agreement, "check_transcript", faulty)
+    monkeypatch.setattr(agreement, "check_played_game", faulty)
     reports = [check_lua("two-and-two", 10, 2, jobs=jobs) for jobs in (1, 4)]
     assert not reports[0].agree and reports[0].games == 4          # seeds 2, 3, 4, 5
     assert [r.summary() for r in reports[:1]] == [r.summary() for r in reports[1:]]

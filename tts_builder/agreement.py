@@ -8,14 +8,19 @@ other player); then both apply the recorded move and their states must be the
 same canonical JSON text (the whole state, every move; a digest only labels
 a disagreement). The first disagreement is reported with what replays it.
 
-Each move is one Lua call (``lua_templates/runtime/check.lua.j2``): the recorded
-move and its mutants cross as one JSON text, and Lua judges each, judges the
-recorded move for the other seat, makes it and writes its state. Each of those
-steps runs through :attr:`LuaSandbox.measure` under its own instruction budget, so
-a check's instruction count is what a call of its own counted. Python compares the
-verdicts and the state text the call returns. Whenever anything differs or fails,
-the game is checked again one Lua call per step (:func:`_check_transcript_stepwise`,
-the checker as it was), which words the report.
+Each game is one Lua call (``lua_templates/runtime/check.lua.j2``), after Python has
+judged and made all its moves: for each move the recorded move and its mutants cross
+as one JSON text, and Lua judges each, judges the recorded move for the other seat,
+makes it and writes its state. Each of those steps runs through
+:attr:`LuaSandbox.measure` under its own instruction budget, so a check's instruction
+count is what a call of its own counted. Lua compares its verdicts and state text with
+Python's, move by move, and answers where they first differ. Whenever anything differs
+or fails, the game is checked again one Lua call per step
+(:func:`_check_transcript_stepwise`, the checker as it was), which words the report.
+
+``check-lua`` checks each move as the simulated players choose it (:func:`check_played_game`:
+one Python position for playing and checking, each move made once); a recorded transcript is
+checked move by move the same way (:func:`check_transcript`).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import json
 import random
 import statistics
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import rules
 from rules.core import State, Verdict, canonical_json, judge
@@ -34,7 +39,7 @@ from tts_builder.errors import InputError, require_game
 from tts_builder.luagen import render, render_rules_lua
 from tts_builder.luasandbox import LuaSandbox, LuaSandboxError, _LuaTable
 from tts_builder.parallel import ordered_map
-from tts_builder.simulate import play_game
+from tts_builder.simulate import new_game, play_game
 from tts_builder.transcript import split_move
 
 #: instructions one rules check may take before it is a failure (a TTS frame
@@ -143,17 +148,18 @@ class LuaEngine:
         """``value`` as the Lua runtime reads it from its JSON text (``U.json_decode``)."""
         return self.sandbox.call(self.rules.json_decode, _json_text(value))
 
-    def check_move(self) -> Any:
+    def check_moves(self) -> Any:
         """The checker's Lua function for these rules (``lua_templates/runtime/check.lua.j2``):
-        ``check_move(state, text, player, other)``, each step under the sandbox's default budget.
-        Made on first use (a subclass that loads other rules need not know of it)."""
-        fn = self.__dict__.get("_check_move")
+        ``check_moves(state, texts, players, others, keys, states, n)``, the moves of a game, each
+        step under the sandbox's default budget. Made on first use (a subclass that loads other
+        rules need not know of it)."""
+        fn = self.__dict__.get("_check_moves")
         if fn is None:
             maker = self.sandbox.execute(render("runtime/check.lua.j2", {}), "check.lua")
             sandbox = self.sandbox
             fn = sandbox.call(maker, self.rules, sandbox.measure, sandbox.fire_limit(sandbox.default_budget),
                               sandbox.budgeted, sandbox.coarse_fire_limit(sandbox.default_budget))
-            self.__dict__["_check_move"] = fn
+            self.__dict__["_check_moves"] = fn
         return fn
 
     def new_state(self, setup: dict[str, Any], options: dict[str, Any]) -> Any:
@@ -241,24 +247,48 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
     """Judge every move of ``transcript`` (and mutants of it) in both engines, compare the
     states after each move and the results at the end; False at the first disagreement.
 
-    One Lua call a move (:func:`_check_transcript_fast`); when that finds anything amiss, the
+    One Lua call a game (:func:`_check_transcript_fast`); when that finds anything amiss, the
     game is checked again from the start one Lua call per step, the rng and the report wound
     back first, so the report is the stepwise checker's, word for word."""
-    mark = (rng.getstate(), report.moves, report.checks, report.illegal_checks, len(report.instructions),
-            len(report.disagreements))
+    mark = _Mark.of(rng, report)
     failed = False
     try:
         suspect = _check_transcript_fast(game_id, transcript, lua, report, rng, mutants_per_move)
     except Exception:  # noqa: BLE001
-        # a Lua error, a budget (a step's stops a little earlier inside the one call a move) or a
+        # a Lua error, a budget (a step's stops a little earlier inside the one call a game) or a
         # Python exception: the stepwise check meets it again and words it, or passes as it always did
         suspect, failed = None, True
+    return _settle(game_id, transcript, lua, seed, report, rng, mutants_per_move, mark, suspect, failed)
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """Where a game's check began: the rng's state and how long the report's counts and lists were."""
+
+    rng_state: Any
+    moves: int
+    checks: int
+    illegal_checks: int
+    instructions: int
+    disagreements: int
+
+    @classmethod
+    def of(cls, rng: random.Random, report: AgreementReport) -> _Mark:
+        return cls(rng.getstate(), report.moves, report.checks, report.illegal_checks, len(report.instructions),
+                   len(report.disagreements))
+
+
+def _settle(game_id: str, transcript: dict[str, Any], lua: LuaEngine, seed: int, report: AgreementReport,
+            rng: random.Random, mutants_per_move: int, mark: _Mark, suspect: _Suspect | None,
+            failed: bool) -> bool:
+    """:func:`check_transcript` after the fast check: True when it found nothing amiss, else the
+    stepwise check's answer, the rng and the report wound back to ``mark`` first."""
     if suspect is None and not failed:
         return True
-    rng.setstate(mark[0])
-    report.moves, report.checks, report.illegal_checks = mark[1], mark[2], mark[3]
-    del report.instructions[mark[4]:]
-    del report.disagreements[mark[5]:]
+    rng.setstate(mark.rng_state)
+    report.moves, report.checks, report.illegal_checks = mark.moves, mark.checks, mark.illegal_checks
+    del report.instructions[mark.instructions:]
+    del report.disagreements[mark.disagreements:]
     if not _check_transcript_stepwise(game_id, transcript, lua, seed, report, rng, mutants_per_move):
         return False
     if failed or suspect is None:
@@ -271,64 +301,136 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
     return False
 
 
+def check_played_game(game_id: str, seed: int, policy: str, combo: Combination, lua: LuaEngine,
+                      report: AgreementReport, rng: random.Random, mutants_per_move: int = 3) -> bool:
+    """:func:`check_transcript` of ``play_game(game_id, seed, ...)``, each move checked as it is
+    played (one position for both: the move made once). The same report, rng draws and answer;
+    when anything is amiss the game's transcript is played and :func:`check_transcript`'s
+    stepwise check words the report (a failure of the play itself is play_game's again)."""
+    mark = _Mark.of(rng, report)
+    failed = False
+    try:
+        suspect = _check_while_playing(game_id, seed, policy, combo, lua, report, rng, mutants_per_move)
+    except Exception:  # noqa: BLE001 (as check_transcript's)
+        suspect, failed = None, True
+    if suspect is None and not failed:
+        return True
+    transcript = play_game(game_id, seed, policy=policy, options=combo.options_dict, num_players=combo.players)
+    return _settle(game_id, transcript, lua, seed, report, rng, mutants_per_move, mark, suspect, failed)
+
+
 #: what the fast check found amiss: move index, player, move, kind, what Lua answered.
 _Suspect = tuple[int, Any, Any, str, str]
 
 
+def _start(game_id: str, transcript: dict[str, Any], lua: LuaEngine) -> tuple[State, Any]:
+    """The Python and the Lua start position of ``transcript`` (its setup, options and seats)."""
+    listed = transcript.get("players")
+    state = rules.get_game(game_id).new_state(setup=transcript["setup"], options=transcript["options"],
+                                              num_players=len(listed) if isinstance(listed, list) else None)
+    return state, lua.new_state(transcript["setup"], transcript["options"])
+
+
 def _check_transcript_fast(game_id: str, transcript: dict[str, Any], lua: LuaEngine, report: AgreementReport,
                            rng: random.Random, mutants_per_move: int) -> _Suspect | None:
-    """:func:`check_transcript` with one Lua call a move (``check_move``, see the module
+    """:func:`check_transcript` with one Lua call a game (``check_moves``, see the module
     docstring); None when everything agrees (the report counted), else what looked amiss
-    (the report then half counted: the caller winds it back)."""
-    game = rules.get_game(game_id)
-    listed = transcript.get("players")
-    state = game.new_state(setup=transcript["setup"], options=transcript["options"],
-                           num_players=len(listed) if isinstance(listed, list) else None)
-    seats = state.num_players()
-    lstate = lua.new_state(transcript["setup"], transcript["options"])
-    check_move = lua.check_move()
-    call = lua.sandbox.call
-    instructions = report.instructions
-    data = state.to_json()  # the state's JSON, made once per move: mutants' values, then the comparison
-    for index, entry in enumerate(transcript["moves"]):
-        player, move = split_move(entry)
-        picked = sample_mutants(move, state, rng, mutants_per_move, state_json=data)
-        other = (player + 1) % seats if isinstance(player, int) else 0
-        # judge(state, player, cand) for each: the seat is judged once (the same for every move),
-        # then the game's check_for, as judge itself goes on; any other case through judge
-        if not state.is_terminal() and not isinstance(player, bool) and player in state.deciders():
-            check_for = state.check_for
-            verdicts = [check_for(player, cand) for cand in (move, *picked)]
-        else:
-            verdicts = [judge(state, player, cand) for cand in (move, *picked)]
-        verdicts.append(judge(state, other, move))
-        keys = ["+" if py.ok else "-" + py.rule for py in verdicts]
-        illegal = sum(not py.ok for py in verdicts)
-        expected = "\n".join(keys)
-        if expected.count("\n") != len(keys) - 1:
-            return (index, player, move, "verdict", "(a rule id holds a newline)")
-        text = _moves_text([move, *picked])  # _json_text's
-        if keys[0] == "+" and type(state).apply is State.apply:
-            state.make(move)  # judged legal for its player just now: made without a second check
-        else:
-            state.apply(move)
-        data = state.to_json()
-        py_json = _state_text(data)  # canonical_json's text
-        answer = call(check_move, lstate, text, player, other, budget=None)  # each step has its own
-        if type(answer) is not tuple or answer[0] != expected:
-            return (index, player, move, "verdict", str(answer[0] if type(answer) is tuple else answer))
-        if answer[1] != py_json:
-            return (index, player, move, "state", str(answer[1]))
-        instructions += answer[2:]
-        report.checks += len(keys)
-        report.illegal_checks += illegal
-        report.moves += 1
+    (the caller winds the report back)."""
+    state, lstate = _start(game_id, transcript, lua)
+    moves = (split_move(entry) for entry in transcript["moves"])
+    return _check_moves(state, lstate, moves, lua, report, rng, mutants_per_move)
+
+
+def _check_while_playing(game_id: str, seed: int, policy: str, combo: Combination, lua: LuaEngine,
+                         report: AgreementReport, rng: random.Random, mutants_per_move: int) -> _Suspect | None:
+    """:func:`_check_transcript_fast` of the game :func:`play_game` plays, each move checked as
+    it is chosen: the players choose on the checker's position (made from the transcript's
+    setup, as the check of a transcript makes it; refused unless its JSON is the start position
+    play_game plays from)."""
+    table = new_game(game_id, seed, policy=policy, options=combo.options_dict, num_players=combo.players)
+    state, lstate = _start(game_id, table.transcript, lua)
+    if canonical_json(state.to_json()) != canonical_json(table.state.to_json()):
+        raise RuntimeError(f"{game_id} seed {seed}: the start position differs when made from its setup")
+    moves = ((player, dict(move)) for player, move in table.moves(state))  # a copy, as split_move makes
+    return _check_moves(state, lstate, moves, lua, report, rng, mutants_per_move)
+
+
+def _check_moves(state: State, lstate: Any, moves: Iterator[tuple[Any, Any]], lua: LuaEngine,
+                 report: AgreementReport, rng: random.Random, mutants_per_move: int) -> _Suspect | None:
+    """The fast check of each ``(player, move)`` of ``moves`` from ``state`` and ``lstate`` (made
+    before the next is asked for), then of the result.
+
+    Python judges and makes every move of the game first (:func:`_python_steps`), then Lua checks
+    them in one call (``check_moves``): each engine's work back to back keeps its data in the
+    processor's caches (interleaved, move by move, each evicted the other's: a twelfth more
+    time). What is found is what the move-by-move order finds: the first move Lua answers
+    otherwise, else Python's failure (an exception, a rule id with a newline) where it came."""
+    steps, stop = _python_steps(state, moves, rng, mutants_per_move)
+    if steps:
+        texts, players, others, keys, states = ([step[i] for step in steps] for i in (3, 0, 2, 4, 5))
+        # each step has a budget of its own; the call has the default budget for each move (a call of one move's)
+        per_move = lua.sandbox.default_budget
+        answer = lua.sandbox.call(lua.check_moves(), lstate, texts, players, others, keys, states, len(steps),
+                                  budget=None if per_move is None else per_move * len(steps))
+        if answer[0] != 0:
+            index = answer[0] - 1
+            player, move = steps[index][:2]
+            return (index, player, move, answer[1], str(answer[2]))
+        report.instructions += map(int, answer[1].split(","))
+        report.checks += sum(step[6] for step in steps)
+        report.illegal_checks += sum(step[7] for step in steps)
+        report.moves += len(steps)
+    if isinstance(stop, BaseException):
+        raise stop
+    if stop is not None:
+        return stop
     result = state.result()
     if result is not None:
         lua_result = lua.state_json(lua.sandbox.call(lua.rules.result, lstate))
         if lua_result != _result_json(result):
-            return (len(transcript["moves"]), None, None, "result", lua_result)
+            return (len(steps), None, None, "result", lua_result)
     return None
+
+
+#: one move as :func:`_check_moves` hands it to Lua: player, move, the other seat, the moves' JSON
+#: text, the verdict keys expected (one a line), the state's text after it, checks, illegal ones.
+_Step = tuple[Any, Any, Any, str, str, str, int, int]
+
+
+def _python_steps(state: State, moves: Iterator[tuple[Any, Any]], rng: random.Random,
+                  mutants_per_move: int) -> tuple[list[_Step], _Suspect | BaseException | None]:
+    """Python's side of :func:`_check_moves`: each move's mutants, verdicts and the state's text
+    after it, the move made; and what stopped it before the last move (None when nothing did)."""
+    seats = state.num_players()
+    steps: list[_Step] = []
+    data = state.to_json()  # the state's JSON, made once per move: mutants' values, then the comparison
+    try:
+        for player, move in moves:
+            picked = sample_mutants(move, state, rng, mutants_per_move, state_json=data)
+            other = (player + 1) % seats if isinstance(player, int) else 0
+            # judge(state, player, cand) for each: the seat is judged once (the same for every move),
+            # then the game's check_for, as judge itself goes on; any other case through judge
+            if not state.is_terminal() and not isinstance(player, bool) and player in state.deciders():
+                check_for = state.check_for
+                verdicts = [check_for(player, cand) for cand in (move, *picked)]
+            else:
+                verdicts = [judge(state, player, cand) for cand in (move, *picked)]
+            verdicts.append(judge(state, other, move))
+            keys = ["+" if py.ok else "-" + py.rule for py in verdicts]
+            expected = "\n".join(keys)
+            if expected.count("\n") != len(keys) - 1:
+                return steps, (len(steps), player, move, "verdict", "(a rule id holds a newline)")
+            text = _moves_text([move, *picked])  # _json_text's
+            if keys[0] == "+" and type(state).apply is State.apply:
+                state.make(move)  # judged legal for its player just now: made without a second check
+            else:
+                state.apply(move)
+            data = state.to_json()
+            steps.append((player, move, other, text, expected, _state_text(data), len(keys),
+                          len(keys) - keys.count("+")))  # the refused ones
+    except Exception as exc:  # noqa: BLE001 (raised again once Lua has checked the moves before it)
+        return steps, exc
+    return steps, None
 
 
 def _check_transcript_stepwise(game_id: str, transcript: dict[str, Any], lua: LuaEngine, seed: int,
@@ -457,11 +559,9 @@ def _check_game(job: tuple[str, int, str, int, Combination]) -> AgreementReport:
     lua = _ENGINES.get(game_id)
     if lua is None:
         lua = _ENGINES[game_id] = LuaEngine(game_id)
-    transcript = play_game(game_id, game_seed, policy=policy, options=combo.options_dict,
-                           num_players=combo.players)
     rng = random.Random(f"check-lua/{game_id}/{game_seed}")
     report = AgreementReport(game=game_id)
-    check_transcript(game_id, transcript, lua, game_seed, report, rng, mutants_per_move)
+    check_played_game(game_id, game_seed, policy, combo, lua, report, rng, mutants_per_move)
     report.games = 1
     return report
 

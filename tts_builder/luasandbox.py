@@ -56,7 +56,7 @@ budget would (earlier, by up to ``COARSE_INTERVAL`` instructions).
 
 Counting inside a call: :attr:`LuaSandbox.measure` is a Lua function,
 ``measure(limit, fn, a1, a2, a3) -> count, first result``, that Lua code given it
-(``tts-builder check-lua``'s one call a move) runs a function with: the hook
+(``tts-builder check-lua``'s one call a game) runs a function with: the hook
 counter restarts, ``fn`` runs under ``limit`` hook fires of its own
 (:meth:`LuaSandbox.fire_limit` of a budget), and a drain of its own gives the
 count, calibrated (``empty`` counts 1) to equal what a top-level call of ``fn``

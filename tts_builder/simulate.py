@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import rules
-from rules.core import IllegalMove
+from rules.core import Game, IllegalMove, Move, State
 from rules.players import choose, seat_policies
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import atomic_write_json, atomic_write_text, dump_json
@@ -27,21 +28,10 @@ def play_game(game_id: str, seed: int, *, policy: str = "heuristic",
     >>> t["result"]["reason"] in ("most-sets", "largest-set", "draw"), t["source"]["policies"]
     (True, ['heuristic', 'random'])
     """
-    game = rules.get_game(game_id)
-    state = game.new_state(seed=seed, options=options, num_players=num_players)
-    seats = seat_policies(policy, state.num_players())
-    policy = canonical_policy(policy, seats)
-    per_seat: str | tuple[str, ...] = policy if "," not in policy else seats
-    transcript = new_transcript(game, state)
-    transcript["source"] = {"tool": "tts-builder simulate", "seed": seed, "policy": policy,
-                            "policies": list(seats)}
-    rng = random.Random(f"{game_id}/{seed}/{policy}")
+    table = new_game(game_id, seed, policy=policy, options=options, num_players=num_players)
+    state, transcript = table.state, table.transcript
     moves = transcript["moves"]
-    while not state.is_terminal():
-        if len(moves) >= game.max_game_length:
-            raise RuntimeError(f"{game_id} seed {seed}: no end after {len(moves)} moves")
-        move = choose(game, state, per_seat, rng)
-        player = state.player_of(move)  # the seat whose move it is, when several may decide
+    for player, move in table.moves(state):
         try:
             state.apply(move)
         except IllegalMove as exc:  # an enumerated move refused: an engine bug, never input
@@ -50,6 +40,50 @@ def play_game(game_id: str, seed: int, *, policy: str = "heuristic",
     result = state.result()
     transcript["result"] = result.to_json() if result else None
     return transcript
+
+
+@dataclass
+class NewGame:
+    """A simulated game before its first move (:func:`new_game`)."""
+
+    game: Game
+    seed: int
+    #: the start position
+    state: State
+    #: the transcript so far: setup, options, players and source; no moves yet
+    transcript: dict[str, Any]
+    #: each seat's policy, as :func:`rules.players.choose` takes it
+    per_seat: str | tuple[str, ...]
+    rng: random.Random
+
+    def moves(self, state: State) -> Iterator[tuple[Any, Move]]:
+        """``(player, move)`` for each move of the game played on ``state`` (the start position or
+        an equal one): each chosen for the position it is yielded at, so the caller makes each move
+        on ``state`` before it asks for the next."""
+        game = self.game
+        played = 0
+        while not state.is_terminal():
+            if played >= game.max_game_length:
+                raise RuntimeError(f"{game.id} seed {self.seed}: no end after {played} moves")
+            move = choose(game, state, self.per_seat, self.rng)
+            yield state.player_of(move), move  # the seat whose move it is, when several may decide
+            played += 1
+
+
+def new_game(game_id: str, seed: int, *, policy: str = "heuristic",
+             options: dict[str, Any] | None = None, num_players: int | None = None) -> NewGame:
+    """What :func:`play_game` starts from: the start position, the transcript without moves, the
+    players' rng. ``NewGame.moves`` then plays the moves :func:`play_game` records (check-lua
+    checks each as it is played)."""
+    game = rules.get_game(game_id)
+    state = game.new_state(seed=seed, options=options, num_players=num_players)
+    seats = seat_policies(policy, state.num_players())
+    policy = canonical_policy(policy, seats)
+    per_seat: str | tuple[str, ...] = policy if "," not in policy else seats
+    transcript = new_transcript(game, state)
+    transcript["source"] = {"tool": "tts-builder simulate", "seed": seed, "policy": policy,
+                            "policies": list(seats)}
+    return NewGame(game, seed, state, transcript, per_seat, random.Random(f"{game_id}/{seed}/{policy}"))
 
 
 def canonical_policy(spec: str, seats: tuple[str, ...]) -> str:
