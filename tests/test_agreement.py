@@ -255,3 +255,17 @@ def test_a_failure_of_the_one_call_a_move_leaves_the_verdict_to_the_stepwise_che
     report = AgreementReport(game="two-and-two")
     assert check_transcript("two-and-two", transcript, lua, 4, report, random.Random(4))
     assert report == expected
+
+
+def test_a_finished_part_changed_in_place_is_caught_at_the_end_of_the_game():
+    """Twin Tower City's state writer keeps a finished round's text while the state holds the
+    same table; rules that change that record in place later (here: the first round's winner,
+    rewritten as the last round finishes) still agree move by move, and the whole state written
+    by U.json at the end of the game shows the change."""
+    old = "  rounds[#rounds + 1] = { round = s.round,"
+    new = "  if #rounds == 4 then rounds[1].winner = 'nobody' end\n" + old
+    report = _run_patched("twin-tower-city", old, new, games=3)
+    assert not report.agree
+    d = report.disagreements[0]
+    assert d.kind == "state" and '"winner":"nobody"' in d.lua and "U.json at the end of the game" in d.lua
+    assert '"winner":"nobody"' not in d.python

@@ -195,6 +195,17 @@ class LuaEngine:
         text: str = self.sandbox.call(self.rules.json if writer is None else writer, state)
         return text
 
+    def end_state_json(self, state: Any) -> str | None:
+        """The state's text by ``U.json`` where the rules write it with a writer of their own
+        (None where they do not: :meth:`state_json` was ``U.json`` all along). A writer may keep
+        a part's text while the state holds the same table (Twin Tower City's finished rounds,
+        options and setup); the whole state written the plain way once a game, at its end,
+        finds rules that changed such a part in place."""
+        if self.rules.state_json is None:
+            return None
+        text: str = self.sandbox.call(self.rules.json, state)
+        return text
+
 
 #: the encoder of :func:`_json_text`, made once (json.dumps makes one a call when given options).
 _MOVES_TEXT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
@@ -380,6 +391,10 @@ def _check_moves(state: State, lstate: Any, moves: Iterator[tuple[Any, Any]], lu
         report.checks += sum(step[6] for step in steps)
         report.illegal_checks += sum(step[7] for step in steps)
         report.moves += len(steps)
+        end_json = lua.end_state_json(lstate)
+        if stop is None and end_json is not None and end_json != steps[-1][5]:
+            player, move = steps[-1][:2]
+            return (len(steps) - 1, player, move, "state", end_json)
     if isinstance(stop, BaseException):
         raise stop
     if stop is not None:
@@ -485,6 +500,15 @@ def _check_transcript_stepwise(game_id: str, transcript: dict[str, Any], lua: Lu
         if py_json != lua_json:
             report.disagreements.append(Disagreement(
                 seed, index, player, move, "state", f"{_digest(py_json)} {py_json}", f"{_digest(lua_json)} {lua_json}"))
+            return False
+    if transcript["moves"]:
+        end_json = lua.end_state_json(lstate)
+        py_json = canonical_json(state.to_json())
+        if end_json is not None and end_json != py_json:
+            report.disagreements.append(Disagreement(
+                seed, len(transcript["moves"]) - 1, player, move, "state", f"{_digest(py_json)} {py_json}",
+                f"{_digest(end_json)} {end_json} (written by U.json at the end of the game; the rules' "
+                "Rules.state_json wrote the Python text)"))
             return False
     result = state.result()
     if result is not None:
