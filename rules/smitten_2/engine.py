@@ -288,12 +288,35 @@ def instruction_text(card: str) -> str:
 
 
 class SmittenState(State):
-    """One position; ``self.s`` is the JSON data itself."""
+    """One position; ``self.s`` is the JSON data itself.
+
+    Whether the game ends after a move because no move advances it (``end`` "cannot-follow" or
+    "no-play") is the costliest question a move asks. A move made by :meth:`try_apply_for` (the
+    validator's way) leaves it open in :attr:`_pending`: the next move that :meth:`_surely_legal`
+    passes answers it (a move advances the game, so none ends it), and :attr:`s` answers it for
+    any other reader (:meth:`_settle`). Only ``end`` waits so: the methods reading ``_data``
+    directly read nothing else of the game's end.
+    """
 
     game = GAME
 
     def __init__(self, data: JSONDict):
-        self.s = data
+        self._data = data
+        #: the end's reason should no move advance the game, while that is not asked yet; else ""
+        self._pending = ""
+
+    @property
+    def s(self) -> JSONDict:
+        """The state data, ``end`` included where the game is over."""
+        if self._pending:
+            self._settle()
+        return self._data
+
+    def _settle(self) -> None:
+        """Ask the open question (:attr:`_pending`): the game ends when no move advances it."""
+        reason, self._pending = self._pending, ""
+        if not self._can_progress():
+            self._data["end"] = {"reason": reason, "won": False}
 
     @classmethod
     def start(cls, options: JSONDict, setup: JSONDict) -> "SmittenState":
@@ -323,16 +346,16 @@ class SmittenState(State):
     # -- accessors ------------------------------------------------------
     @property
     def solo(self) -> bool:
-        return bool(self.s["mode"] == "solo")
+        return bool(self._data["mode"] == "solo")
 
     def num_players(self) -> int:
         return 1 if self.solo else 2
 
     def setup(self) -> JSONDict:
-        return dict(self.s["setup"])
+        return dict(self._data["setup"])
 
     def options(self) -> JSONDict:
-        return dict(self.s["options"])
+        return dict(self._data["options"])
 
     def to_json(self) -> JSONDict:
         return self.s
@@ -341,15 +364,15 @@ class SmittenState(State):
         return "end" in self.s
 
     def partner(self) -> int:
-        return 1 - int(self.s["active"])
+        return 1 - int(self._data["active"])
 
     def holder(self, card: str) -> int | None:
         """The hand holding ``card`` face up, or None."""
-        left, right = self.s["hands"]
+        left, right = self._data["hands"]
         return 0 if card in left else 1 if card in right else None
 
     def placed(self) -> int:
-        g0, g1 = self.s["grids"]
+        g0, g1 = self._data["grids"]
         return 2 * SLOTS - g0.count("") - g1.count("")  # an empty position holds ""
 
     def step(self) -> JSONDict | None:
@@ -432,7 +455,7 @@ class SmittenState(State):
         """Whether any move advances the game: :meth:`_progress_moves` stopping at the first,
         without building the candidates where their checks are known: a turn's plays; a step's
         reveal, discard, choice or name (any candidate passes, so there need only be one)."""
-        s = self.s
+        s = self._data
         phase = s["phase"]
         if phase == "turn":
             if s["mode"] != "solo":  # a duo turn's candidates are plays only, each from its holder's hand
@@ -512,7 +535,7 @@ class SmittenState(State):
 
     def _balance_allows_each(self) -> tuple[bool, bool]:
         """:meth:`_balance_allows` for grid 0 and grid 1, the rule's options read once."""
-        s = self.s
+        s = self._data
         options = s["options"]
         if options["solo_balance"] if s["mode"] == "solo" else options["difficulty"] == "hard":
             g0, g1 = s["grids"]
@@ -646,10 +669,12 @@ class SmittenState(State):
         return Verdict.legal()
 
     def try_apply_for(self, player: Any, move: Any) -> Verdict:
-        """:func:`rules.core.judge_apply`: a move :meth:`_surely_legal` passes is made at once;
-        any other takes :func:`rules.core.judge`'s way, which words the refusal."""
+        """:func:`rules.core.judge_apply`: a move :meth:`_surely_legal` passes is made at once,
+        leaving the next end question open (see the class); any other takes
+        :func:`rules.core.judge`'s way, which words the refusal."""
         if self._surely_legal(player, move):
-            self.make(move)
+            self._pending = ""  # answered: this move advances the game
+            self._advance(move)
             return _LEGAL
         return super().try_apply_for(player, move)
 
@@ -657,8 +682,9 @@ class SmittenState(State):
         """True only for a move :func:`rules.core.judge` passes for ``player`` (the game live, the
         seat one of :meth:`deciders`, :meth:`check_for` legal), judged in one pass over the
         state: the moves of a game in progress, well formed, by the seat to decide. False is no
-        verdict (the long way gives it)."""
-        s = self.s
+        verdict (the long way gives it). Asked with the end question open (:attr:`_pending`):
+        True for a move that advances the game (every move it passes does), so the game goes on."""
+        s = self._data
         if "end" in s or type(move) is not dict or type(player) is not int:
             return False
         t = move.get("type")
@@ -757,7 +783,7 @@ class SmittenState(State):
     def _position_fault(self, card: str, grid: int, hand: int) -> str | None:
         """The rule placing ``card`` (from ``hand``) in ``grid`` breaks (:meth:`_check_position`'s
         order), or None."""
-        s = self.s
+        s = self._data
         cells = s["grids"][grid]
         pos = _POSITIONS.get(card)
         if pos is None:
@@ -783,7 +809,7 @@ class SmittenState(State):
     def _position_ok(self, card: str, grid: int, hand: int) -> bool:
         """Whether :meth:`_position_fault` finds nothing: the position and adjacency rules read
         here, the balance and left-hand rules (where in play) there."""
-        s = self.s
+        s = self._data
         options = s["options"]
         if s["mode"] == "solo":
             if options["solo_balance"] or options["solo_left_hand"]:
@@ -839,7 +865,7 @@ class SmittenState(State):
         ``grid``, ``row``, ``column``, ``empty_in_both`` and ``card``; any other key sets none)."""
         if len(step) == 1:  # {"do": "place"}: no condition
             return True
-        s = self.s
+        s = self._data
         for key, value in step.items():  # each condition read where the step has it
             if key == "do":
                 continue
@@ -877,7 +903,15 @@ class SmittenState(State):
     # -- effects ----------------------------------------------------------
     def make(self, move: Move) -> None:
         """Make ``move``, already checked."""
-        s = self.s
+        if self._pending:
+            self._settle()
+        self._advance(move)
+        if self._pending:
+            self._settle()
+
+    def _advance(self, move: Move) -> None:
+        """:meth:`make` leaving the end question open (:attr:`_pending`) where the move asks it."""
+        s = self._data
         t = move["type"]
         if t in _STEP_TYPES:  # the instruction's next step carried out
             step = s["steps"].pop(0)
@@ -963,8 +997,7 @@ class SmittenState(State):
         # After a step (or a play): the turn ends when the instruction is done; the table loses
         # when the next step cannot be carried out (assumption S-2).
         if s["steps"]:
-            if not self._can_progress():
-                s["end"] = {"reason": "cannot-follow", "won": False}
+            self._pending = "cannot-follow"
             return
         s["played"], s["played_grid"], s["revealed"], s["named"], s["placed_grids"] = "", -1, "", "", []
         if s["mode"] == "solo":
@@ -979,9 +1012,7 @@ class SmittenState(State):
                 if need > 0 and deck:  # from the top, as many as the deck has
                     hands[seat] += deck[:need]
                     del deck[:need]
-        s["phase"] = "turn"  # _start_turn, inlined
-        if not self._can_progress():
-            s["end"] = {"reason": "no-play", "won": False}
+        self._start_turn()
 
     def _won(self) -> bool:
         """17 cards in the grids: the finishing touch (the set-aside card) completes them; the table wins."""
@@ -1001,10 +1032,9 @@ class SmittenState(State):
         return bool(s["deck"]) and any(len(s["hands"][h]) + (1 if s["down"][h] else 0) < SOLO_SIZE for h in (0, 1))
 
     def _start_turn(self) -> None:
-        s = self.s
-        s["phase"] = "turn"
-        if not self._can_progress():
-            s["end"] = {"reason": "no-play", "won": False}
+        """A new turn; whether anyone can play is asked when the state is next read (:attr:`s`)."""
+        self._data["phase"] = "turn"
+        self._pending = "no-play"
 
     # -- end ------------------------------------------------------------
     def result(self) -> Result | None:
