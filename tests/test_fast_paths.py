@@ -499,3 +499,68 @@ def test_smitten_remembered_options_resolve_as_the_long_way():
         assert got == expected
         got["difficulty"] = "changed"  # the caller's own copy
     assert game.resolve_options({"solo_easy": True})["difficulty"] == "medium"
+
+
+@pytest.mark.parametrize("players, options", SMITTEN_SETTINGS)
+def test_smitten_open_end_question_decides_as_asking_at_once(players, options):
+    """A move the validator makes (try_apply_for) leaves whether the game ends open until the next
+    move or a reader asks: the verdicts, every read between moves and the final state are those of
+    judging each move and making it at once, wrong moves (mutants) among them."""
+    from rules.core import canonical_json
+    game = rules.get_game("smitten-2")
+    rng = random.Random(11)
+    left_open = 0
+    for seed in range(8):
+        transcript = play_game("smitten-2", seed, policy="random" if seed % 2 else "heuristic",
+                               options=options, num_players=players)
+        setup, opts = transcript["setup"], transcript["options"]
+        probe = game.new_state(setup=setup, options=opts, num_players=players)
+        entries = []
+        for index, entry in enumerate(transcript["moves"]):
+            player, move = entry["player"], {k: v for k, v in entry.items() if k != "player"}
+            if index % 3 == 1:  # a wrong move now and then, before the recorded one
+                entries.append((player, rng.choice(list(mutants(move, probe, rng)))))
+            entries.append((player, move))
+            probe.apply(move)
+        for read_between in (False, True):
+            lazy = game.new_state(setup=setup, options=opts, num_players=players)
+            eager = game.new_state(setup=setup, options=opts, num_players=players)
+            for player, move in entries:
+                verdict = judge(eager, player, move)
+                if verdict.ok:
+                    eager.make(move)
+                assert lazy.try_apply_for(player, move) == verdict, move
+                left_open += bool(lazy._pending)
+                if read_between:
+                    assert lazy.is_terminal() == eager.is_terminal()
+                    assert canonical_json(lazy.s) == canonical_json(eager.s)
+            assert lazy.result() == eager.result()
+            assert canonical_json(lazy.s) == canonical_json(eager.s)
+    assert left_open > 20
+
+
+OBREN_SETTINGS = [(2, {}), (2, {"numbering": "1-4-twice", "repetition": 0}), (1, {}), (1, {"goal": "four-lines"})]
+
+
+@pytest.mark.parametrize("players, options", OBREN_SETTINGS)
+def test_obren_one_pass_judgement_agrees_with_check(players, options):
+    """Obren Buttons' one-pass judgement (try_apply) passes only what check passes, legal moves,
+    mutants and every button's every path (reversals of the last swap too) alike, and passes every
+    placement and movement check passes."""
+    from rules.obren_buttons import board as B
+    rng = random.Random(5)
+    fast = reversals = 0
+    for state in _random_states("obren-buttons", players, options, range(4)):
+        legal = state.legal_moves()
+        moves = legal + [m for move in rng.sample(legal, min(4, len(legal))) for m in mutants(move, state, rng)]
+        moves += [{"type": "move", "button": name, "from": B.CELLS[i], "to": end}
+                  for i, name in enumerate(state.s["board"]) if name
+                  for end in B.destinations(B.ALL_BUTTONS[name][0], B.CELLS[i], B.ALL_BUTTONS[name][1])]
+        reversals += sum(state.check(m).rule == "no-reversals" for m in moves)
+        for move in moves:
+            quick = state._surely_legal(move)
+            verdict = state.check(move)
+            assert not quick or verdict.ok, (move, verdict)
+            assert quick or not verdict.ok or move.get("type") == "forfeit", move
+            fast += quick
+    assert fast > 500 and (players == 1 or reversals > 0)

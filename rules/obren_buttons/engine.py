@@ -136,6 +136,9 @@ def _checked_setup(setup: Mapping[str, Any], opts: JSONDict) -> JSONDict:
 GAME = ObrenGame()
 
 
+_LEGAL = Verdict.legal()
+
+
 def _v(rule: str, message: str) -> Verdict:
     return GAME.verdict(rule, message)
 
@@ -438,6 +441,47 @@ class ObrenState(State):
         if self._reversal(button, end):
             return _v("no-reversals", f"{button} and {self.at(end)} swapped places on your opponent's last turn.")
         return Verdict.legal()
+
+    def try_apply(self, move: Any) -> Verdict:
+        """:meth:`State.try_apply`: a move :meth:`_surely_legal` passes is made at once; any other
+        takes :meth:`check`'s way, which words the refusal."""
+        if self._surely_legal(move):
+            self.make(move)
+            return _LEGAL
+        return super().try_apply(move)
+
+    def _surely_legal(self, move: Any) -> bool:
+        """True only for a move :meth:`check` passes, judged in one pass over the state (the
+        validator judges every move of a transcript): a duel placement or a movement, well
+        formed, of the mover's own button. False is no verdict (:meth:`check` gives it)."""
+        s = self.s
+        if "end" in s or type(move) is not dict:
+            return False
+        t = move.get("type")
+        if (t != "move" and t != "place") or move.keys() != _MOVE_FIELD_SETS[t]:
+            return False
+        button = move["button"]
+        if type(button) is not str or button not in _button_table(s["options"]["numbering"]):
+            return False
+        board = s["board"]
+        solo = s["mode"] == "solo"
+        walker, value = B.ALL_BUTTONS[button]
+        if not solo and walker != s["colors"][s["turn"]]:
+            return False
+        if t == "place":  # _check_place's rules; the solo board is full
+            cell = move["cell"]
+            index = B.CELL_INDEX.get(cell) if type(cell) is str else None
+            return not solo and index is not None and not board[index] and button not in board \
+                and self._placeable(index, walker)
+        start, end = move["from"], move["to"]
+        if type(start) is not str or type(end) is not str or start == end:
+            return False
+        i, j = B.CELL_INDEX.get(start), B.CELL_INDEX.get(end)
+        # the button on ``start`` (each button is on the board once), by a simple path (_check_move)
+        if i is None or j is None or board[i] != button or B.path(walker, start, end, value) is None:
+            return False
+        last = s["last_swap"]  # _reversal, inlined
+        return not (last and board[j] and not solo and sorted([button, board[j]]) == last)
 
     def path_for(self, move: Move) -> list[str]:
         """One legal path of ``move`` (start and end included), e.g. for drawing it on the table."""
