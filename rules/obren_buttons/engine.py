@@ -202,25 +202,29 @@ def _button_table(numbering: str) -> dict[str, tuple[str, int]]:
 
 def _has_line_fast(board: list[str], color: str) -> bool:
     """:func:`_has_line` on the board's cell indexes, without a name lookup per cell."""
-    return _has_line_through(board, color, _LINE_INDEXES)
+    return _line_color(board, _LINE_INDEXES, color) == color
 
 
 #: the lines of four through each cell, by the cell's index
 _LINES_THROUGH = tuple(tuple(line for line in _LINE_INDEXES if i in line) for i in range(len(B.CELLS)))
+assert all(len(line) == 4 for line in _LINE_INDEXES)
+#: each button's colour by name, "" for an empty cell
+_COLOR_OF: dict[str, str] = {"": "", **{name: color for name, (color, _) in B.ALL_BUTTONS.items()}}
 
 
-def _has_line_through(board: list[str], color: str, lines: tuple[tuple[int, ...], ...]) -> bool:
-    """:func:`_has_line_fast` over ``lines`` only: after a move, the lines through the cells it
-    changed (any other line was as complete before the move, when the game would have ended)."""
-    colors = B.ALL_BUTTONS
-    for line in lines:
-        for i in line:
-            name = board[i]
-            if not name or colors[name][0] != color:
-                break
-        else:
-            return True
-    return False
+def _line_color(board: list[str], lines: tuple[tuple[int, ...], ...], first: str) -> str:
+    """The colour of a line of four among ``lines``, ``first`` where both colours have one, or ""
+    (one pass for both colours). After a move, ``lines`` are those through the cells it changed
+    (any other line was as complete before the move, when the game would have ended)."""
+    color_of = _COLOR_OF
+    found = ""
+    for a, b, c, d in lines:
+        color = color_of[board[a]]
+        if color and color == color_of[board[b]] and color == color_of[board[c]] and color == color_of[board[d]]:
+            if color == first:
+                return color
+            found = color
+    return found
 
 
 def position_key(board: list[str], turn: int) -> str:
@@ -362,9 +366,11 @@ class ObrenState(State):
     def _placeable(self, index: int, color: str) -> bool:
         """Whether the empty cell at ``index`` is among :meth:`_placement_cells` (one cell's test)."""
         board = self.s["board"]
-        buttons = B.ALL_BUTTONS
-        if any(board[n] and buttons[board[n]][0] != color for n in _NEIGHBOUR_INDEXES[index]):
-            return True
+        color_of = _COLOR_OF
+        for n in _NEIGHBOUR_INDEXES[index]:
+            neighbour = color_of[board[n]]
+            if neighbour and neighbour != color:
+                return True
         return not any(board)  # the first button goes anywhere
 
     def _reversal(self, button: str, end: str) -> bool:
@@ -515,18 +521,17 @@ class ObrenState(State):
             board[i], board[j] = other, move["button"]
             s["last_swap"] = sorted([move["button"], other]) if other else []
             lines = _LINES_THROUGH[i] + _LINES_THROUGH[j]
-        if self.solo:
+        if s["mode"] == "solo":
             if goal_met(board, s["options"]["goal"]):
                 s["end"] = {"reason": "goal", "winner": 0}
             elif s["moves"] >= s["options"]["move_cap"]:
                 s["end"] = {"reason": "move-cap", "winner": -1}
             return
-        mine, theirs = s["colors"][seat], s["colors"][1 - seat]
+        mine = s["colors"][seat]
         s["turn"] = 1 - seat
-        if _has_line_through(board, mine, lines):
-            s["end"] = {"reason": "line-of-four", "winner": seat}
-        elif _has_line_through(board, theirs, lines):
-            s["end"] = {"reason": "line-of-four", "winner": 1 - seat}
+        line = _line_color(board, lines, mine)  # the mover's line first
+        if line:
+            s["end"] = {"reason": "line-of-four", "winner": seat if line == mine else 1 - seat}
         elif s["moves"] >= s["options"]["move_cap"]:
             s["end"] = {"reason": "move-cap", "winner": -1}
         else:
