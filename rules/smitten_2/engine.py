@@ -294,8 +294,9 @@ class SmittenState(State):
     "no-play") is the costliest question a move asks. A move made by :meth:`try_apply_for` (the
     validator's way) leaves it open in :attr:`_pending`: the next move that :meth:`_surely_legal`
     passes answers it (a move advances the game, so none ends it), and :attr:`s` answers it for
-    any other reader (:meth:`_settle`). Only ``end`` waits so: the methods reading ``_data``
-    directly read nothing else of the game's end.
+    any other reader (:meth:`_settle`). Only ``end`` waits so: the methods reading it
+    (:meth:`is_terminal`, :meth:`deciders`, :meth:`result`) or handing the data out ask it
+    first, as :attr:`s` does; the others read ``_data``, the same data but for ``end``.
     """
 
     game = GAME
@@ -361,7 +362,9 @@ class SmittenState(State):
         return self.s
 
     def is_terminal(self) -> bool:
-        return "end" in self.s
+        if self._pending:  # s's test, written out: asked before every move
+            self._settle()
+        return "end" in self._data
 
     def partner(self) -> int:
         return 1 - int(self._data["active"])
@@ -376,10 +379,12 @@ class SmittenState(State):
         return 2 * SLOTS - g0.count("") - g1.count("")  # an empty position holds ""
 
     def step(self) -> JSONDict | None:
-        return self.s["steps"][0] if self.s["phase"] == "follow" and self.s["steps"] else None
+        return self._data["steps"][0] if self._data["phase"] == "follow" and self._data["steps"] else None
 
     def deciders(self) -> list[int]:
-        s = self.s
+        if self._pending:  # s's test, written out: asked before every move
+            self._settle()
+        s = self._data
         if "end" in s:
             return []
         if s["mode"] == "solo":
@@ -388,17 +393,17 @@ class SmittenState(State):
             return [0, 1]
         step = self.step()
         assert step is not None
-        return [int(self.s["active"]) if step.get("by") == "active" else self.partner()]
+        return [int(self._data["active"]) if step.get("by") == "active" else self.partner()]
 
     def current_player(self) -> int | None:
         seats = self.deciders()
         return seats[0] if seats else None
 
     def active_player(self) -> int | None:
-        return None if self.is_terminal() or self.solo else (int(self.s["active"]) if self.s["active"] >= 0 else 0)
+        return None if self.is_terminal() or self.solo else (int(self._data["active"]) if self._data["active"] >= 0 else 0)
 
     def player_of(self, move: Move) -> int | None:
-        s = self.s
+        s = self._data
         if s["phase"] == "turn" and s["mode"] != "solo" and move.get("type") == "play":
             return self.holder(move["card"])
         return self.current_player()
@@ -418,7 +423,7 @@ class SmittenState(State):
 
     # -- moves ------------------------------------------------------------
     def _candidates(self) -> list[Move]:
-        s = self.s
+        s = self._data
         phase = s["phase"]
         out: list[Move] = []
         if phase == "turn":
@@ -546,7 +551,7 @@ class SmittenState(State):
     def _balance_allows(self, grid: int) -> bool:
         """Whether the balance rule (where in play) lets ``grid`` take a card now
         (:meth:`_position_fault`'s ``balance``)."""
-        s = self.s
+        s = self._data
         options = s["options"]
         if options["solo_balance"] if s["mode"] == "solo" else options["difficulty"] == "hard":
             grids = s["grids"]
@@ -557,7 +562,7 @@ class SmittenState(State):
         """Whether an enumerated candidate (:meth:`_candidates`, well formed) passes the rules:
         :meth:`_check_rules`'s answer, plays and placements (the most candidates) judged by their
         fault codes (:meth:`_play_fault`, :meth:`_position_fault`) without wording refusals."""
-        s = self.s
+        s = self._data
         phase = s["phase"]
         check = self._check_rules
         if phase == "turn" or phase == "flipped":
@@ -624,7 +629,7 @@ class SmittenState(State):
     def _check_rules(self, move: Move) -> Verdict:
         """:meth:`check` past the move's form: for a well-formed move (an enumerated candidate)."""
         t = move["type"]
-        s = self.s
+        s = self._data
         phase = s["phase"]
         if t == "say":
             if self.solo or phase != "turn":
@@ -745,7 +750,7 @@ class SmittenState(State):
 
     def check_for(self, player: int, move: Any) -> Verdict:
         verdict = self.check(move)
-        if verdict.ok and not self.solo and self.s["phase"] == "turn" and move["type"] == "play" \
+        if verdict.ok and not self.solo and self._data["phase"] == "turn" and move["type"] == "play" \
                 and self.holder(move["card"]) != player:
             return _v("own-hand", f"Card {move['card']} is not in your hand.")
         return verdict
@@ -753,7 +758,7 @@ class SmittenState(State):
     def _play_fault(self, card: str, grid: int) -> str | None:
         """What a play of ``card`` to ``grid`` breaks (:meth:`_check_play`'s order), or None: a rule
         id, or ``left-hand-first`` (the left-hand rule's first play)."""
-        s = self.s
+        s = self._data
         if s["phase"] == "flipped" and card != s["forced"]:
             return "flipped-card"
         hand = self.holder(card)
@@ -767,7 +772,7 @@ class SmittenState(State):
         fault = self._play_fault(card, grid)
         if fault is None:
             return Verdict.legal()
-        s = self.s
+        s = self._data
         if fault == "flipped-card":
             return _v("flipped-card", f"The flipped card {s['forced']} is the card to play.")
         if fault == "face-down":
@@ -823,7 +828,7 @@ class SmittenState(State):
         fault = self._position_fault(card, grid, hand)
         if fault is None:
             return Verdict.legal()
-        cells = self.s["grids"][grid]
+        cells = self._data["grids"][grid]
         pos = position(card)
         if fault == "position-taken":
             return _v("position-taken", f"Position {pos + 1} of grid {grid} already holds {cells[pos]}.")
@@ -831,12 +836,12 @@ class SmittenState(State):
             return _v("adjacency", f"Position {pos + 1} of grid {grid} is not next to a card in that grid.")
         if fault == "balance":
             mine = SLOTS - cells.count("") + 1
-            other = SLOTS - self.s["grids"][1 - grid].count("")
+            other = SLOTS - self._data["grids"][1 - grid].count("")
             return _v("balance", f"Grid {grid} would have {mine} cards against {other} in the other grid.")
         return _v("left-hand", "The last card placed comes from the left hand (hand 0).")
 
     def _check_step(self, step: JSONDict, move: Move) -> Verdict:
-        s = self.s
+        s = self._data
         kind = step["do"]
         played = s["played"]
         if kind == "choose":
@@ -1016,7 +1021,7 @@ class SmittenState(State):
 
     def _won(self) -> bool:
         """17 cards in the grids: the finishing touch (the set-aside card) completes them; the table wins."""
-        s = self.s
+        s = self._data
         if self.placed() < WIN_CARDS:
             return False
         card = s["set_aside"].pop(0)
@@ -1028,7 +1033,7 @@ class SmittenState(State):
         return True
 
     def _refill_needed(self) -> bool:
-        s = self.s
+        s = self._data
         return bool(s["deck"]) and any(len(s["hands"][h]) + (1 if s["down"][h] else 0) < SOLO_SIZE for h in (0, 1))
 
     def _start_turn(self) -> None:
