@@ -300,11 +300,11 @@ class SmittenState(State):
     """
 
     game = GAME
+    #: the end's reason should no move advance the game, while that is not asked yet; else ""
+    _pending = ""
 
     def __init__(self, data: JSONDict):
         self._data = data
-        #: the end's reason should no move advance the game, while that is not asked yet; else ""
-        self._pending = ""
 
     @property
     def s(self) -> JSONDict:
@@ -911,8 +911,11 @@ class SmittenState(State):
         if self._pending:
             self._settle()
         self._advance(move)
-        if self._pending:
-            self._settle()
+        reason = self._pending
+        if reason:  # _settle, written out: the heuristic's trials make moves by the thousand
+            self._pending = ""
+            if not self._can_progress():
+                self._data["end"] = {"reason": reason, "won": False}
 
     def _advance(self, move: Move) -> None:
         """:meth:`make` leaving the end question open (:attr:`_pending`) where the move asks it."""
