@@ -39,7 +39,7 @@ from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_d
 from rules.twin_tower_city.heuristic import heuristic_move
 from rules.twin_tower_city.scoring import (copy_powers, default_scoring, default_totals, duplicate_item_indexes,
                                            excess_items, new_layout, place_battle, present, replace_warrior,
-                                           round_totals, score_round)
+                                           round_totals, score_round, side_tops)
 
 DATA: dict[str, Any] = load_data()
 ROSTER: Roster = Roster.from_data(DATA)
@@ -472,6 +472,9 @@ class TTCState(State):
         self._decider: str | None = None
         #: the decider's excess items (:meth:`_excess`)
         self._need = 0
+        #: in the nullify phase, :func:`side_tops` of the warriors (which no longer change this
+        #: round): the excess items and the round's totals read it
+        self._tops: dict[str, dict[str, int]] = {}
         self.seat_names: tuple[str, ...] = SEAT_NAMES  # not game data: how messages name the seats
         #: option duplicate_item = duplicate-card: replacements record the card they stand on
         self._homes = opts["duplicate_item"] == "duplicate-card"
@@ -501,12 +504,22 @@ class TTCState(State):
         self._decider = None
         self._need = 0
         if self._phase == "nullify":
+            self._tops = side_tops(ROSTER, self._warriors)
             for q in (0, 1):
                 side = self._side[q]
-                need = excess_items(self._warriors, self._items, side)
+                need = self._excess_items(side)
                 if need:
                     self._decider, self._need = side, need
                     break
+
+    def _excess_items(self, side: str) -> int:
+        """:func:`excess_items` in the nullify phase: the participating warriors are those of
+        :attr:`_tops`, not gathered again."""
+        n = -len(self._tops[side])
+        for it in self._items[side]:
+            if not it["nullified"]:
+                n += 1
+        return n if n > 0 else 0
 
     def _excess(self, side: str) -> int:
         """:func:`excess_items` for ``side``; the decider's, counted by :meth:`_refresh` (which runs
@@ -555,7 +568,7 @@ class TTCState(State):
 
     def _finish_round(self) -> None:
         if self._default_scoring:
-            totals = default_totals(ROSTER, CARDS, self._table, self._warriors, self._items)
+            totals = default_totals(ROSTER, CARDS, self._table, self._warriors, self._items, self._tops)
         else:
             totals = round_totals(ROSTER, CARDS, self._table, self._warriors, self._items, self._opts)
         winner = "dark" if totals["dark"] > totals["light"] else "light" if totals["light"] > totals["dark"] else None
@@ -775,7 +788,7 @@ class TTCState(State):
         # one side's items changes nothing of the other's)
         self._decider, self._need = None, 0
         if side == self._side[0]:
-            need = excess_items(self._warriors, self._items, self._side[1])
+            need = self._excess_items(self._side[1])
             if need:
                 self._decider, self._need = self._side[1], need
         if self._decider is None:
@@ -1021,12 +1034,10 @@ class TTCState(State):
     def _resolve(self, side: str, tokens: Sequence[str]) -> list[int] | str:
         """Slot indexes for the tokens (first matching copy in table order), or why not."""
         slots = self._warriors[side]
-        live: list[int] = []  # the slots still in play, and their tokens (None once taken)
-        names: list[str | None] = []
-        for n, slot in enumerate(slots):
-            if not slot["replaced"]:
-                live.append(n)
-                names.append(str(slot["card"]) if slot["level"] else str(slot["warrior"]))  # _token(slot)
+        # each slot's token (_token), None once replaced or taken by an earlier token; one
+        # comprehension (this runs for every Army and Warrior play)
+        names: list[str | None] = [None if s["replaced"] else s["card"] if s["level"] else s["warrior"]
+                                   for s in slots]
         taken: list[int] = []
         for token in tokens:
             try:
@@ -1041,7 +1052,7 @@ class TTCState(State):
                     return f"there are not {tokens.count(token)} copies of {self._warrior_label(token)} to replace."
                 return f"there is no {self._warrior_label(token)} of yours on the table to replace."
             names[found] = None
-            taken.append(live[found])
+            taken.append(found)
         return taken
 
     @staticmethod
