@@ -38,7 +38,7 @@ from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_d
                                          parse_deck)
 from rules.twin_tower_city.heuristic import heuristic_move
 from rules.twin_tower_city.scoring import (copy_powers, default_scoring, default_totals, duplicate_item_indexes,
-                                           excess_items, new_layout, place_battle, present, replace_warrior,
+                                           excess_items, new_layout, present, replace_warrior,
                                            round_totals, score_round, side_tops)
 
 DATA: dict[str, Any] = load_data()
@@ -75,11 +75,34 @@ _LEGAL = Verdict.legal()
 #: the Battle cards by id
 _BATTLE_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "battle"}
 _BATTLE_IDS = frozenset(_BATTLE_CARDS)
-#: per Battle card id, what :func:`place_battle` reads of it: its Dark and Light warriors, its
-#: Dark and Light items (:meth:`TTCState._begin_round` places the starting cards with them)
-_BATTLE_PARTS: dict[str, tuple[str, str, str, str]] = {
-    cid: (card.warriors["dark"], card.warriors["light"], card.items["dark"], card.items["light"])
-    for cid, card in _BATTLE_CARDS.items()}
+
+
+def _placement(cid: str, seat: int) -> tuple[JSONDict, ...]:
+    """The records :func:`place_battle` adds for Battle card ``cid`` of ``seat``, keys in its
+    order: the table entry at stages 1, 2 and 3, then the Dark warrior slot and item copy, then
+    the Light ones."""
+    card = _BATTLE_CARDS[cid]
+    entries = tuple({"seat": seat, "card": cid, "stage": stage} for stage in (1, 2, 3))
+    return entries + tuple(record for side in SIDES for record in (
+        {"warrior": card.warriors[side], "level": 0, "card": cid, "seat": seat, "replaced": False},
+        {"item": card.items[side], "card": cid, "seat": seat, "nullified": False}))
+
+
+#: per Battle card id and seat, its :func:`_placement`, copied by :func:`_place` (a dict.copy is a
+#: third of the cost of building the dict: a Battle card is placed about 20 times a game)
+_PLACEMENTS: dict[str, tuple[tuple[JSONDict, ...], ...]] = {
+    cid: tuple(_placement(cid, seat) for seat in range(max(PLAYER_COUNTS))) for cid in _BATTLE_CARDS}
+
+
+def _place(table: list[JSONDict], warriors: dict[str, list[JSONDict]], items: dict[str, list[JSONDict]],
+           records: tuple[JSONDict, ...], stage: int) -> None:
+    """:func:`place_battle` of a Battle card at ``stage``, its ``records`` (:data:`_PLACEMENTS`) copied."""
+    table.append(records[stage - 1].copy())
+    warriors["dark"].append(records[3].copy())
+    items["dark"].append(records[4].copy())
+    warriors["light"].append(records[5].copy())
+    items["light"].append(records[6].copy())
+
 _ARMY_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "army"}
 _WARRIOR_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "warrior"}
 
@@ -527,28 +550,13 @@ class TTCState(State):
         return self._need if side == self._decider else excess_items(self._warriors, self._items, side)
 
     def _begin_round(self) -> None:
-        # new_layout, then place_battle of each seat's starting card (stage 1) written out: the
-        # same records, keys in the same order, made from each card's warriors and items by side
-        table: list[JSONDict] = []
-        w_dark: list[JSONDict] = []
-        w_light: list[JSONDict] = []
-        i_dark: list[JSONDict] = []
-        i_light: list[JSONDict] = []
-        self._table = table
-        self._warriors = {"dark": w_dark, "light": w_light}
-        self._items = {"dark": i_dark, "light": i_light}
+        # new_layout, then place_battle of each seat's starting card (stage 1), by _place
+        self._table, self._warriors, self._items = table, warriors, items = new_layout()
         self._phase = "play"
         self._step = 0
         index = self._round - 1
-        parts = _BATTLE_PARTS
         for seat, entry in enumerate(self._setup["seats"]):
-            cid = entry["starters"][index]
-            wd, wl, itd, itl = parts[cid]
-            table.append({"seat": seat, "card": cid, "stage": 1})
-            w_dark.append({"warrior": wd, "level": 0, "card": cid, "seat": seat, "replaced": False})
-            i_dark.append({"item": itd, "card": cid, "seat": seat, "nullified": False})
-            w_light.append({"warrior": wl, "level": 0, "card": cid, "seat": seat, "replaced": False})
-            i_light.append({"item": itl, "card": cid, "seat": seat, "nullified": False})
+            _place(table, warriors, items, _PLACEMENTS[entry["starters"][index]][seat], 1)
         self._order = self._play_order()  # _refresh in play
         self._decider = None
         self._need = 0
@@ -689,8 +697,8 @@ class TTCState(State):
             phase = self._phase
             if mtype == "play-battle" and phase == "play":
                 cid: Any = move.get("card")
-                parts = _BATTLE_PARTS.get(cid) if type(cid) is str else None
-                if parts is not None:  # a Battle card
+                placements = _PLACEMENTS.get(cid) if type(cid) is str else None
+                if placements is not None:  # a Battle card
                     step = self._step
                     p = self._order[step]
                     hand = self._hands[p]
@@ -699,16 +707,7 @@ class TTCState(State):
                     except ValueError:  # not in the hand: _validate words the refusal
                         pass
                     else:
-                        # place_battle, written out (as in _begin_round)
-                        wd, wl, itd, itl = parts
-                        self._table.append({"seat": p, "card": cid, "stage": 2 if step < self._n else 3})
-                        warriors, items = self._warriors, self._items
-                        warriors["dark"].append({"warrior": wd, "level": 0, "card": cid, "seat": p,
-                                                 "replaced": False})
-                        items["dark"].append({"item": itd, "card": cid, "seat": p, "nullified": False})
-                        warriors["light"].append({"warrior": wl, "level": 0, "card": cid, "seat": p,
-                                                  "replaced": False})
-                        items["light"].append({"item": itl, "card": cid, "seat": p, "nullified": False})
+                        _place(self._table, self._warriors, self._items, placements[p], 2 if step < self._n else 3)
                         if step + 1 < len(self._order):
                             self._step = step + 1
                         else:
@@ -752,7 +751,7 @@ class TTCState(State):
         self._hands[p].remove(card.id)
         stage = 2 if step < self._n else 3  # self.stage()
         if kind == "battle":
-            place_battle(self._table, self._warriors, self._items, p, card, stage)
+            _place(self._table, self._warriors, self._items, _PLACEMENTS[card.id][p], stage)
             if step + 1 < len(self._order):  # _after_play's common case
                 self._step = step + 1
                 return
