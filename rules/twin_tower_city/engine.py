@@ -759,16 +759,16 @@ class TTCState(State):
             return
         side = self._side[p]
         if kind == "army":
-            swaps = plan[2]
+            pairs, found = plan[2], plan[3]  # the (replace, with) pairs sorted, the slots they replace
             cid = card.id
             self._table.append({"seat": p, "card": cid, "stage": stage,
-                                "swaps": [{"replace": t, "with": w} for t, w, _ in swaps]})
+                                "swaps": [{"replace": t, "with": w} for t, w in pairs]})
             if self._homes:
-                for _, w, index in swaps:
+                for (_, w), index in zip(pairs, found):
                     replace_warrior(self._warriors, side, index, w, 0, cid, p, home=True)
             else:  # replace_warrior without a home, written out
                 slots = self._warriors[side]
-                for _, w, index in swaps:
+                for (_, w), index in zip(pairs, found):
                     slots[index]["replaced"] = True
                     slots.append({"warrior": w, "level": 0, "card": cid, "seat": p, "replaced": False})
         else:
@@ -881,7 +881,7 @@ class TTCState(State):
         found = self._resolve(self._side[p], tokens)
         if isinstance(found, str):
             return None
-        return ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
+        return ("army", card, pairs, found)
 
     def _nullify_indexes(self, side: str, chosen: list[Any]) -> list[int] | None:
         """The indexes of ``side``'s items that ``chosen`` (plain strings) nullifies: for each id in
@@ -1028,7 +1028,7 @@ class TTCState(State):
         found = self._resolve(side, [t for t, _ in pairs])
         if isinstance(found, str):
             return self._no("replace-own-warrior", f"Round {rnd}: {found}")
-        return _LEGAL, ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
+        return _LEGAL, ("army", card, pairs, found)
 
     def _resolve(self, side: str, tokens: Sequence[str]) -> list[int] | str:
         """Slot indexes for the tokens (first matching copy in table order), or why not."""
