@@ -301,9 +301,10 @@ def counted_item_powers(roster: Roster, its: Sequence[Mapping[str, Any]], own: M
         for w in wielders:
             if w in own:
                 power += bonus
-        for w in targets:
-            if w in opposing:
-                power += bonus
+        if targets:  # most items have none: no loop set up for them
+            for w in targets:
+                if w in opposing:
+                    power += bonus
         powers.append(power)
     return powers
 
