@@ -1,10 +1,11 @@
 """Twin Tower City: the engine's written-out fast paths against the scoring helpers they copy.
 
 ``TTCState._begin_round`` and ``try_apply``'s Battle play place cards without calling
-:func:`place_battle`, an Army play without a home replaces warriors without calling
-:func:`replace_warrior`, and :func:`default_totals` sums without :func:`side_tops` and
-:func:`counted_item_powers`. Each is checked here, at every move of many random games of every
-seat count, against the helper (or the full breakdown of :func:`score_round`).
+:func:`place_battle` (they copy records made once per card and seat), an Army play without a
+home replaces warriors without calling :func:`replace_warrior`, :func:`default_totals` sums the
+engine's round with the warriors' tops the engine keeps for the nullify phase, and the excess
+items are counted from those tops. Each is checked here, at every move of many random games of
+every seat count, against the helper (or the full breakdown of :func:`score_round`).
 """
 
 from __future__ import annotations
@@ -135,3 +136,20 @@ def test_try_apply_refuses_a_battle_card_not_in_hand_as_check_does(players: int)
             legal = state.legal_moves()
             assert state.try_apply(legal[rng.randrange(len(legal) - 1)]).ok
     assert refused > 100
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_tops_kept_for_the_nullify_phase_are_the_warriors_tops(players: int) -> None:
+    """The engine finds side_tops once when a round's play ends and reads it for the excess items
+    and the round's totals: at every move of the nullify phase it is side_tops of the warriors
+    as they stand, and each side's excess is what excess_items counts."""
+    from rules.twin_tower_city.scoring import excess_items, side_tops
+    seen = 0
+    for _, _, _, state in _games(players, 12):
+        if state._phase != "nullify":
+            continue
+        seen += 1
+        assert state._tops == side_tops(ROSTER, state._warriors)
+        for side in ("dark", "light"):
+            assert state._excess_items(side) == excess_items(state._warriors, state._items, side)
+    assert seen > 12

@@ -38,8 +38,8 @@ from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_d
                                          parse_deck)
 from rules.twin_tower_city.heuristic import heuristic_move
 from rules.twin_tower_city.scoring import (copy_powers, default_scoring, default_totals, duplicate_item_indexes,
-                                           excess_items, new_layout, place_battle, present, replace_warrior,
-                                           round_totals, score_round)
+                                           excess_items, new_layout, present, replace_warrior,
+                                           round_totals, score_round, side_tops)
 
 DATA: dict[str, Any] = load_data()
 ROSTER: Roster = Roster.from_data(DATA)
@@ -75,11 +75,34 @@ _LEGAL = Verdict.legal()
 #: the Battle cards by id
 _BATTLE_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "battle"}
 _BATTLE_IDS = frozenset(_BATTLE_CARDS)
-#: per Battle card id, what :func:`place_battle` reads of it: its Dark and Light warriors, its
-#: Dark and Light items (:meth:`TTCState._begin_round` places the starting cards with them)
-_BATTLE_PARTS: dict[str, tuple[str, str, str, str]] = {
-    cid: (card.warriors["dark"], card.warriors["light"], card.items["dark"], card.items["light"])
-    for cid, card in _BATTLE_CARDS.items()}
+
+
+def _placement(cid: str, seat: int) -> tuple[JSONDict, ...]:
+    """The records :func:`place_battle` adds for Battle card ``cid`` of ``seat``, keys in its
+    order: the table entry at stages 1, 2 and 3, then the Dark warrior slot and item copy, then
+    the Light ones."""
+    card = _BATTLE_CARDS[cid]
+    entries = tuple({"seat": seat, "card": cid, "stage": stage} for stage in (1, 2, 3))
+    return entries + tuple(record for side in SIDES for record in (
+        {"warrior": card.warriors[side], "level": 0, "card": cid, "seat": seat, "replaced": False},
+        {"item": card.items[side], "card": cid, "seat": seat, "nullified": False}))
+
+
+#: per Battle card id and seat, its :func:`_placement`, copied by :func:`_place` (a dict.copy is a
+#: third of the cost of building the dict: a Battle card is placed about 20 times a game)
+_PLACEMENTS: dict[str, tuple[tuple[JSONDict, ...], ...]] = {
+    cid: tuple(_placement(cid, seat) for seat in range(max(PLAYER_COUNTS))) for cid in _BATTLE_CARDS}
+
+
+def _place(table: list[JSONDict], warriors: dict[str, list[JSONDict]], items: dict[str, list[JSONDict]],
+           records: tuple[JSONDict, ...], stage: int) -> None:
+    """:func:`place_battle` of a Battle card at ``stage``, its ``records`` (:data:`_PLACEMENTS`) copied."""
+    table.append(records[stage - 1].copy())
+    warriors["dark"].append(records[3].copy())
+    items["dark"].append(records[4].copy())
+    warriors["light"].append(records[5].copy())
+    items["light"].append(records[6].copy())
+
 _ARMY_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "army"}
 _WARRIOR_CARDS: dict[str, Card] = {cid: card for cid, card in CARDS.items() if card.kind == "warrior"}
 
@@ -472,6 +495,9 @@ class TTCState(State):
         self._decider: str | None = None
         #: the decider's excess items (:meth:`_excess`)
         self._need = 0
+        #: in the nullify phase, :func:`side_tops` of the warriors (which no longer change this
+        #: round): the excess items and the round's totals read it
+        self._tops: dict[str, dict[str, int]] = {}
         self.seat_names: tuple[str, ...] = SEAT_NAMES  # not game data: how messages name the seats
         #: option duplicate_item = duplicate-card: replacements record the card they stand on
         self._homes = opts["duplicate_item"] == "duplicate-card"
@@ -501,12 +527,22 @@ class TTCState(State):
         self._decider = None
         self._need = 0
         if self._phase == "nullify":
+            self._tops = side_tops(ROSTER, self._warriors)
             for q in (0, 1):
                 side = self._side[q]
-                need = excess_items(self._warriors, self._items, side)
+                need = self._excess_items(side)
                 if need:
                     self._decider, self._need = side, need
                     break
+
+    def _excess_items(self, side: str) -> int:
+        """:func:`excess_items` in the nullify phase: the participating warriors are those of
+        :attr:`_tops`, not gathered again."""
+        n = -len(self._tops[side])
+        for it in self._items[side]:
+            if not it["nullified"]:
+                n += 1
+        return n if n > 0 else 0
 
     def _excess(self, side: str) -> int:
         """:func:`excess_items` for ``side``; the decider's, counted by :meth:`_refresh` (which runs
@@ -514,28 +550,13 @@ class TTCState(State):
         return self._need if side == self._decider else excess_items(self._warriors, self._items, side)
 
     def _begin_round(self) -> None:
-        # new_layout, then place_battle of each seat's starting card (stage 1) written out: the
-        # same records, keys in the same order, made from each card's warriors and items by side
-        table: list[JSONDict] = []
-        w_dark: list[JSONDict] = []
-        w_light: list[JSONDict] = []
-        i_dark: list[JSONDict] = []
-        i_light: list[JSONDict] = []
-        self._table = table
-        self._warriors = {"dark": w_dark, "light": w_light}
-        self._items = {"dark": i_dark, "light": i_light}
+        # new_layout, then place_battle of each seat's starting card (stage 1), by _place
+        self._table, self._warriors, self._items = table, warriors, items = new_layout()
         self._phase = "play"
         self._step = 0
         index = self._round - 1
-        parts = _BATTLE_PARTS
         for seat, entry in enumerate(self._setup["seats"]):
-            cid = entry["starters"][index]
-            wd, wl, itd, itl = parts[cid]
-            table.append({"seat": seat, "card": cid, "stage": 1})
-            w_dark.append({"warrior": wd, "level": 0, "card": cid, "seat": seat, "replaced": False})
-            i_dark.append({"item": itd, "card": cid, "seat": seat, "nullified": False})
-            w_light.append({"warrior": wl, "level": 0, "card": cid, "seat": seat, "replaced": False})
-            i_light.append({"item": itl, "card": cid, "seat": seat, "nullified": False})
+            _place(table, warriors, items, _PLACEMENTS[entry["starters"][index]][seat], 1)
         self._order = self._play_order()  # _refresh in play
         self._decider = None
         self._need = 0
@@ -555,7 +576,7 @@ class TTCState(State):
 
     def _finish_round(self) -> None:
         if self._default_scoring:
-            totals = default_totals(ROSTER, CARDS, self._table, self._warriors, self._items)
+            totals = default_totals(ROSTER, CARDS, self._table, self._warriors, self._items, self._tops)
         else:
             totals = round_totals(ROSTER, CARDS, self._table, self._warriors, self._items, self._opts)
         winner = "dark" if totals["dark"] > totals["light"] else "light" if totals["light"] > totals["dark"] else None
@@ -676,8 +697,8 @@ class TTCState(State):
             phase = self._phase
             if mtype == "play-battle" and phase == "play":
                 cid: Any = move.get("card")
-                parts = _BATTLE_PARTS.get(cid) if type(cid) is str else None
-                if parts is not None:  # a Battle card
+                placements = _PLACEMENTS.get(cid) if type(cid) is str else None
+                if placements is not None:  # a Battle card
                     step = self._step
                     p = self._order[step]
                     hand = self._hands[p]
@@ -686,16 +707,7 @@ class TTCState(State):
                     except ValueError:  # not in the hand: _validate words the refusal
                         pass
                     else:
-                        # place_battle, written out (as in _begin_round)
-                        wd, wl, itd, itl = parts
-                        self._table.append({"seat": p, "card": cid, "stage": 2 if step < self._n else 3})
-                        warriors, items = self._warriors, self._items
-                        warriors["dark"].append({"warrior": wd, "level": 0, "card": cid, "seat": p,
-                                                 "replaced": False})
-                        items["dark"].append({"item": itd, "card": cid, "seat": p, "nullified": False})
-                        warriors["light"].append({"warrior": wl, "level": 0, "card": cid, "seat": p,
-                                                  "replaced": False})
-                        items["light"].append({"item": itl, "card": cid, "seat": p, "nullified": False})
+                        _place(self._table, self._warriors, self._items, placements[p], 2 if step < self._n else 3)
                         if step + 1 < len(self._order):
                             self._step = step + 1
                         else:
@@ -739,7 +751,7 @@ class TTCState(State):
         self._hands[p].remove(card.id)
         stage = 2 if step < self._n else 3  # self.stage()
         if kind == "battle":
-            place_battle(self._table, self._warriors, self._items, p, card, stage)
+            _place(self._table, self._warriors, self._items, _PLACEMENTS[card.id][p], stage)
             if step + 1 < len(self._order):  # _after_play's common case
                 self._step = step + 1
                 return
@@ -747,16 +759,16 @@ class TTCState(State):
             return
         side = self._side[p]
         if kind == "army":
-            swaps = plan[2]
+            pairs, found = plan[2], plan[3]  # the (replace, with) pairs sorted, the slots they replace
             cid = card.id
             self._table.append({"seat": p, "card": cid, "stage": stage,
-                                "swaps": [{"replace": t, "with": w} for t, w, _ in swaps]})
+                                "swaps": [{"replace": t, "with": w} for t, w in pairs]})
             if self._homes:
-                for _, w, index in swaps:
+                for (_, w), index in zip(pairs, found):
                     replace_warrior(self._warriors, side, index, w, 0, cid, p, home=True)
             else:  # replace_warrior without a home, written out
                 slots = self._warriors[side]
-                for _, w, index in swaps:
+                for (_, w), index in zip(pairs, found):
                     slots[index]["replaced"] = True
                     slots.append({"warrior": w, "level": 0, "card": cid, "seat": p, "replaced": False})
         else:
@@ -775,7 +787,7 @@ class TTCState(State):
         # one side's items changes nothing of the other's)
         self._decider, self._need = None, 0
         if side == self._side[0]:
-            need = excess_items(self._warriors, self._items, self._side[1])
+            need = self._excess_items(self._side[1])
             if need:
                 self._decider, self._need = self._side[1], need
         if self._decider is None:
@@ -869,7 +881,7 @@ class TTCState(State):
         found = self._resolve(self._side[p], tokens)
         if isinstance(found, str):
             return None
-        return ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
+        return ("army", card, pairs, found)
 
     def _nullify_indexes(self, side: str, chosen: list[Any]) -> list[int] | None:
         """The indexes of ``side``'s items that ``chosen`` (plain strings) nullifies: for each id in
@@ -1016,17 +1028,15 @@ class TTCState(State):
         found = self._resolve(side, [t for t, _ in pairs])
         if isinstance(found, str):
             return self._no("replace-own-warrior", f"Round {rnd}: {found}")
-        return _LEGAL, ("army", card, [(t, w, i) for (t, w), i in zip(pairs, found)])
+        return _LEGAL, ("army", card, pairs, found)
 
     def _resolve(self, side: str, tokens: Sequence[str]) -> list[int] | str:
         """Slot indexes for the tokens (first matching copy in table order), or why not."""
         slots = self._warriors[side]
-        live: list[int] = []  # the slots still in play, and their tokens (None once taken)
-        names: list[str | None] = []
-        for n, slot in enumerate(slots):
-            if not slot["replaced"]:
-                live.append(n)
-                names.append(str(slot["card"]) if slot["level"] else str(slot["warrior"]))  # _token(slot)
+        # each slot's token (_token), None once replaced or taken by an earlier token; one
+        # comprehension (this runs for every Army and Warrior play)
+        names: list[str | None] = [None if s["replaced"] else s["card"] if s["level"] else s["warrior"]
+                                   for s in slots]
         taken: list[int] = []
         for token in tokens:
             try:
@@ -1041,7 +1051,7 @@ class TTCState(State):
                     return f"there are not {tokens.count(token)} copies of {self._warrior_label(token)} to replace."
                 return f"there is no {self._warrior_label(token)} of yours on the table to replace."
             names[found] = None
-            taken.append(live[found])
+            taken.append(found)
         return taken
 
     @staticmethod

@@ -301,9 +301,10 @@ def counted_item_powers(roster: Roster, its: Sequence[Mapping[str, Any]], own: M
         for w in wielders:
             if w in own:
                 power += bonus
-        for w in targets:
-            if w in opposing:
-                power += bonus
+        if targets:  # most items have none: no loop set up for them
+            for w in targets:
+                if w in opposing:
+                    power += bonus
         powers.append(power)
     return powers
 
@@ -394,12 +395,15 @@ def environment_shares(roster: Roster, cards: Mapping[str, Card]) -> dict[str, t
 
 
 def default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
-                    warriors: Mapping[str, Sequence[Mapping[str, Any]]],
-                    items: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, int]:
+                   warriors: Mapping[str, Sequence[Mapping[str, Any]]],
+                   items: Mapping[str, Sequence[Mapping[str, Any]]],
+                   tops: Mapping[str, dict[str, int]] | None = None) -> dict[str, int]:
     """:func:`round_totals` under the default scoring options (:func:`default_scoring`: every copy
     of an item gets its bonuses, environments count, no random traits) in one pass: the engine's
-    end of every round (it asks :func:`default_scoring` once a game)."""
-    tops = side_tops(roster, warriors)
+    end of every round (it asks :func:`default_scoring` once a game). ``tops`` is
+    :func:`side_tops` of ``warriors`` where the caller has it."""
+    if tops is None:
+        tops = side_tops(roster, warriors)
     dark, light = tops["dark"], tops["light"]
     totals = {"dark": sum(dark.values()), "light": sum(light.values())}
     for side, own, opposing in (("dark", dark, light), ("light", light, dark)):
