@@ -538,11 +538,7 @@ class TTCState(State):
     def _excess_items(self, side: str) -> int:
         """:func:`excess_items` in the nullify phase: the participating warriors are those of
         :attr:`_tops`, not gathered again."""
-        n = -len(self._tops[side])
-        for it in self._items[side]:
-            if not it["nullified"]:
-                n += 1
-        return n if n > 0 else 0
+        return excess_items(self._warriors, self._items, side, len(self._tops[side]))
 
     def _excess(self, side: str) -> int:
         """:func:`excess_items` for ``side``; the decider's, counted by :meth:`_refresh` (which runs

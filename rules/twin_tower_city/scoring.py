@@ -171,13 +171,18 @@ def copy_powers(roster: Roster, items: Sequence[Mapping[str, Any]], counted: Seq
 
 
 def excess_items(warriors: Mapping[str, Sequence[Mapping[str, Any]]],
-                 items: Mapping[str, Sequence[Mapping[str, Any]]], side: str) -> int:
-    """How many more of ``side``'s items must be nullified (rule ``one-participation``)."""
+                 items: Mapping[str, Sequence[Mapping[str, Any]]], side: str,
+                 participating: int | None = None) -> int:
+    """How many more of ``side``'s items must be nullified (rule ``one-participation``).
+    ``participating`` is the number of ``side``'s participating warriors where the caller has it
+    (the length of its :func:`side_tops`)."""
     n = 0
     for i in items[side]:  # a loop, not sum over a generator: this runs after every change of a round
         if not i["nullified"]:
             n += 1
-    n -= len({s["warrior"] for s in warriors[side] if not s["replaced"]})  # present(), inlined
+    if participating is None:
+        participating = len({s["warrior"] for s in warriors[side] if not s["replaced"]})  # present(), inlined
+    n -= participating
     return n if n > 0 else 0
 
 
