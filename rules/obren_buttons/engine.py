@@ -486,8 +486,7 @@ class ObrenState(State):
         # the button on ``start`` (each button is on the board once), by a simple path (_check_move)
         if i is None or j is None or board[i] != button or B.path(walker, start, end, value) is None:
             return False
-        last = s["last_swap"]  # _reversal, inlined
-        return not (last and board[j] and not solo and sorted([button, board[j]]) == last)
+        return not self._reversal(button, end)
 
     def path_for(self, move: Move) -> list[str]:
         """One legal path of ``move`` (start and end included), e.g. for drawing it on the table."""
