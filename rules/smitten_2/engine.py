@@ -911,11 +911,8 @@ class SmittenState(State):
         if self._pending:
             self._settle()
         self._advance(move)
-        reason = self._pending
-        if reason:  # _settle, written out: the heuristic's trials make moves by the thousand
-            self._pending = ""
-            if not self._can_progress():
-                self._data["end"] = {"reason": reason, "won": False}
+        if self._pending:
+            self._settle()
 
     def _advance(self, move: Move) -> None:
         """:meth:`make` leaving the end question open (:attr:`_pending`) where the move asks it."""
