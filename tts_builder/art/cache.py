@@ -81,8 +81,8 @@ class PictureCache:
         self._seen.add(job.digest)
         return job
 
-    def path(self, digest: str, size: tuple[int, int], resample: Image.Resampling | None = None) -> Path:
-        resample = self.resample if resample is None else resample
+    def path(self, digest: str, size: tuple[int, int], resample: Image.Resampling) -> Path:
+        """Where the picture ``digest`` at ``size``, scaled with ``resample``, is kept."""
         # Lanczos pictures keep the names they always had (a lossless build finds its cache)
         tag = "" if resample == Image.Resampling.LANCZOS else f"-{resample.name.lower()}"
         return self.folder / f"{digest}-{size[0]}x{size[1]}{tag}{SUFFIX}"
@@ -130,11 +130,12 @@ class PictureCache:
         if size is None:  # the full-size picture is cached too (the same files whichever run drew it)
             box = geometry(job.layout, self.source.dpi).cut
             size = (box[2] - box[0], box[3] - box[1])
+        resample = self.resample if resample is None else resample
         path = self.path(job.digest, size, resample)
         cached = self._load(path, size)
         if cached is not None:
             return cached
-        img = scale_to(self._draw(job), size, self.resample if resample is None else resample)
+        img = scale_to(self._draw(job), size, resample)
         atomic_write_bytes(path, _tga_bytes(img), fsync=False)  # _load checks the size and mode
         return img
 

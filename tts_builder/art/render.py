@@ -288,15 +288,19 @@ class _Mapper:
         # point is worked out as on that canvas, then moved (exact: the shift is a whole number)
         self.shift = shift
 
+    def _at(self, x: float, y: float, dx: float, dy: float) -> tuple[float, float]:
+        """The point on the bleed-included canvas."""
+        return (self.ox + x * self.sx + dx * self.k, self.oy + y * self.sy + dy * self.k)
+
     def point(self, x: float, y: float, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float]:
-        s = self.shift
-        return (self.ox + x * self.sx + dx * self.k - s, self.oy + y * self.sy + dy * self.k - s)
+        px, py = self._at(x, y, dx, dy)
+        return (px - self.shift, py - self.shift)
 
     def box(self, box: Any, dx: float = 0.0, dy: float = 0.0) -> tuple[int, int, int, int]:
         x, y, w, h = self.named[box] if isinstance(box, str) else box
-        s = self.shift
-        x0, y0 = self.ox + x * self.sx + dx * self.k, self.oy + y * self.sy + dy * self.k
-        x1, y1 = self.ox + (x + w) * self.sx + dx * self.k, self.oy + (y + h) * self.sy + dy * self.k
+        x0, y0 = self._at(x, y, dx, dy)
+        x1, y1 = self._at(x + w, y + h, dx, dy)
+        s = self.shift  # rounded before the move, as on the bleed-included canvas
         return (round(x0) - s, round(y0) - s, round(x1) - s, round(y1) - s)
 
     def length(self, mm: float) -> int:
