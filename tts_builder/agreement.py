@@ -261,15 +261,9 @@ def check_transcript(game_id: str, transcript: dict[str, Any], lua: LuaEngine, s
     One Lua call a game (:func:`_check_transcript_fast`); when that finds anything amiss, the
     game is checked again from the start one Lua call per step, the rng and the report wound
     back first, so the report is the stepwise checker's, word for word."""
-    mark = _Mark.of(rng, report)
-    failed = False
-    try:
-        suspect = _check_transcript_fast(game_id, transcript, lua, report, rng, mutants_per_move)
-    except Exception:  # noqa: BLE001
-        # a Lua error, a budget (a step's stops a little earlier inside the one call a game) or a
-        # Python exception: the stepwise check meets it again and words it, or passes as it always did
-        suspect, failed = None, True
-    return _settle(game_id, transcript, lua, seed, report, rng, mutants_per_move, mark, suspect, failed)
+    return _fast_then_stepwise(
+        lambda: _check_transcript_fast(game_id, transcript, lua, report, rng, mutants_per_move),
+        lambda: transcript, game_id, lua, seed, report, rng, mutants_per_move)
 
 
 @dataclass(frozen=True)
@@ -289,13 +283,22 @@ class _Mark:
                    len(report.disagreements))
 
 
-def _settle(game_id: str, transcript: dict[str, Any], lua: LuaEngine, seed: int, report: AgreementReport,
-            rng: random.Random, mutants_per_move: int, mark: _Mark, suspect: _Suspect | None,
-            failed: bool) -> bool:
-    """:func:`check_transcript` after the fast check: True when it found nothing amiss, else the
-    stepwise check's answer, the rng and the report wound back to ``mark`` first."""
+def _fast_then_stepwise(fast: Callable[[], _Suspect | None], transcript_of: Callable[[], dict[str, Any]],
+                        game_id: str, lua: LuaEngine, seed: int, report: AgreementReport, rng: random.Random,
+                        mutants_per_move: int) -> bool:
+    """The fast check (``fast()``): True when it found nothing amiss, else the stepwise check's
+    answer on ``transcript_of()``, the rng and the report wound back first."""
+    mark = _Mark.of(rng, report)
+    failed = False
+    try:
+        suspect = fast()
+    except Exception:  # noqa: BLE001
+        # a Lua error, a budget (a step's stops a little earlier inside the one call a game) or a
+        # Python exception: the stepwise check meets it again and words it, or passes as it always did
+        suspect, failed = None, True
     if suspect is None and not failed:
         return True
+    transcript = transcript_of()
     rng.setstate(mark.rng_state)
     report.moves, report.checks, report.illegal_checks = mark.moves, mark.checks, mark.illegal_checks
     del report.instructions[mark.instructions:]
@@ -318,16 +321,10 @@ def check_played_game(game_id: str, seed: int, policy: str, combo: Combination, 
     played (one position for both: the move made once). The same report, rng draws and answer;
     when anything is amiss the game's transcript is played and :func:`check_transcript`'s
     stepwise check words the report (a failure of the play itself is play_game's again)."""
-    mark = _Mark.of(rng, report)
-    failed = False
-    try:
-        suspect = _check_while_playing(game_id, seed, policy, combo, lua, report, rng, mutants_per_move)
-    except Exception:  # noqa: BLE001 (as check_transcript's)
-        suspect, failed = None, True
-    if suspect is None and not failed:
-        return True
-    transcript = play_game(game_id, seed, policy=policy, options=combo.options_dict, num_players=combo.players)
-    return _settle(game_id, transcript, lua, seed, report, rng, mutants_per_move, mark, suspect, failed)
+    return _fast_then_stepwise(
+        lambda: _check_while_playing(game_id, seed, policy, combo, lua, report, rng, mutants_per_move),
+        lambda: play_game(game_id, seed, policy=policy, options=combo.options_dict, num_players=combo.players),
+        game_id, lua, seed, report, rng, mutants_per_move)
 
 
 #: what the fast check found amiss: move index, player, move, kind, what Lua answered.
@@ -501,9 +498,8 @@ def _check_transcript_stepwise(game_id: str, transcript: dict[str, Any], lua: Lu
             report.disagreements.append(Disagreement(
                 seed, index, player, move, "state", f"{_digest(py_json)} {py_json}", f"{_digest(lua_json)} {lua_json}"))
             return False
-    if transcript["moves"]:
+    if transcript["moves"]:  # py_json: the state's text after the last move
         end_json = lua.end_state_json(lstate)
-        py_json = canonical_json(state.to_json())
         if end_json is not None and end_json != py_json:
             report.disagreements.append(Disagreement(
                 seed, len(transcript["moves"]) - 1, player, move, "state", f"{_digest(py_json)} {py_json}",
