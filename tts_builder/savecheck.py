@@ -2,8 +2,8 @@
 
 The schema (``tts_builder/schema/tts_save.schema.json``) covers types, required
 fields and key patterns. A save the fast yes/no check (:mod:`tts_builder.conforms`) passes has
-no schema error; any other goes to jsonschema, which words the errors. The checks here cover what a schema cannot express:
-deck/card consistency, sheet sizes, GUID uniqueness, local files and, for our own
+no schema error; any other goes to jsonschema, which words the errors. The checks here cover
+what a schema cannot express: deck/card consistency, sheet sizes, GUID uniqueness, local files and, for our own
 output, script state, XmlUI and nulls. See ``docs/tts-format.md`` §7.
 
 Third-party saves are judged leniently (odd or empty GUIDs, duplicates inside
