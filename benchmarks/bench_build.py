@@ -9,7 +9,8 @@ process (user + system, from ``os.wait4``: the neighbours on a shared machine do
 * ``cold``: into an empty folder;
 * ``no-op``: the same command again (nothing changed);
 
-and in this process, on the images that cold build wrote (decoded first):
+and in this process (with the allocator settings a build runs with:
+:func:`tts_builder.allocator.keep_freed_memory`), on the images that cold build wrote (decoded first):
 
 * ``encode``: the bare encode of its final images as the build encodes them
   (:func:`tts_builder.art.pipeline.encode_png`: palette PNGs), and ``encode-lossless``
@@ -186,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", metavar="GIT_REF", help="also measure the tree at this git ref")
     parser.add_argument("--no-jobs", action="store_true", help="skip the --jobs wall-time figure")
     args = parser.parse_args(argv)
+    from tts_builder.allocator import keep_freed_memory
+    keep_freed_memory()  # the bare encode (in this process) under the allocator settings a build runs with
     global PYCACHE
     work = Path(tempfile.mkdtemp(prefix="bench-build-"))
     PYCACHE = work / "pycache"

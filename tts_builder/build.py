@@ -49,6 +49,7 @@ from PIL import Image
 
 import rules
 from tts_builder import luagen, stamp
+from tts_builder.allocator import keep_freed_memory
 from tts_builder.art import ArtManifest, render_game_art
 from tts_builder.art.pipeline import CACHE_DIR, MANIFEST, THUMBNAIL_SIZE, Encoded, encode_png
 from tts_builder.art.source import art_root, load_art_source
@@ -521,6 +522,8 @@ def build_command(game_ids: Sequence[str], *, all_games: bool, out_root: Path, b
             if game_id in current:
                 print(stamp.up_to_date_line(out_root, game_id))
         ids = [g for g in ids if g not in current]
+    if ids:
+        keep_freed_memory()
     # several games: one worker process each; one game: its sheets and images in the workers
     inner = jobs if len(ids) == 1 else 1
     outer = jobs if len(ids) > 1 else 1
