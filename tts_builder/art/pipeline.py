@@ -32,6 +32,7 @@ from typing import Any, cast
 import PIL
 from PIL import Image, ImageChops, ImageDraw
 
+from tts_builder.allocator import keep_freed_memory
 from tts_builder.art.cache import PictureCache
 from tts_builder.art.render import (RENDERER_VERSION, CardJob, draw_resolved, evaluate, fit_text, font, geometry,
                                     png_bytes, render_card, render_template, rotated)
@@ -631,6 +632,7 @@ def render_sheets_command(game_id: str, out_root: Path) -> int:
 
     :class:`InputError` propagates (the CLI prints it as one line, exit 2).
     """
+    keep_freed_memory()
     manifest = render_game_art(game_id, Path(out_root))
     sheets = sum(len(d.sheets) for d in manifest.decks.values())
     designs = sum(len(d.slots) for d in manifest.decks.values())
