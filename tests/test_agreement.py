@@ -269,3 +269,13 @@ def test_a_finished_part_changed_in_place_is_caught_at_the_end_of_the_game():
     d = report.disagreements[0]
     assert d.kind == "state" and '"winner":"nobody"' in d.lua and "U.json at the end of the game" in d.lua
     assert '"winner":"nobody"' not in d.python
+
+
+def test_a_disagreement_reads_the_same_whatever_order_lua_gave_its_keys():
+    from tts_builder.agreement import Disagreement
+    verdict = {"ok": False, "rule": "two-and-two/wild", "message": "no"}
+    shuffled = dict(reversed(list(verdict.items())))
+    texts = {Disagreement(3, 1, 0, {"type": "pass"}, "verdict", verdict, lua).describe("two-and-two")
+             for lua in (verdict, shuffled)}
+    assert len(texts) == 1
+    assert '"message":"no","ok":false,"rule":"two-and-two/wild"' in texts.pop()

@@ -65,8 +65,14 @@ class Disagreement:
 
     def describe(self, game_id: str) -> str:
         return (f"seed {self.seed}, move {self.move_index} (player {self.player}): {self.kind} differs\n"
-                f"  move:   {canonical_json(self.move)}\n  python: {self.python}\n  lua:    {self.lua}\n"
+                f"  move:   {canonical_json(self.move)}\n  python: {_shown(self.python)}\n  lua:    {_shown(self.lua)}\n"
                 f"  replay: tts-builder check-lua {game_id} --games 1 --seed {self.seed}{self.replay_args}")
+
+
+def _shown(value: Any) -> str:
+    """A side's answer as the report prints it: a table as canonical JSON (sorted keys: a Lua
+    table's keys come out in an order that differs between Lua states, so between runs)."""
+    return canonical_json(value) if isinstance(value, (dict, list)) else str(value)
 
 
 @dataclass(frozen=True)
