@@ -106,6 +106,9 @@ _EMPTY_AT_WIN = 2 * SLOTS - WIN_CARDS
 NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
 #: each card's position, looked up (the checks ask for it at every candidate)
 _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
+#: each card's row and column, looked up (a placement's conditions ask for them at every candidate)
+_ROWS: dict[str, int] = {c: row(c) for c in CARDS}
+_COLUMNS: dict[str, int] = {c: column(c) for c in CARDS}
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
@@ -892,14 +895,20 @@ class SmittenState(State):
                 elif value == "not-placed" and grid in s["placed_grids"]:
                     return False
             elif key == "row":
-                if value == "same" and row(card) != row(s["played"]):
-                    return False
+                if value == "same":
+                    mine, played = _ROWS.get(card), _ROWS.get(s["played"])
+                    if (row(card) if mine is None else mine) != (row(s["played"]) if played is None else played):
+                        return False
             elif key == "column":
-                if value == "named" and column(card) != s["named"]:
-                    return False
+                if value == "named":
+                    mine = _COLUMNS.get(card)
+                    if (column(card) if mine is None else mine) != s["named"]:
+                        return False
             elif key == "empty_in_both":
                 if value:
-                    pos = position(card)
+                    pos = _POSITIONS.get(card)
+                    if pos is None:
+                        pos = position(card)
                     g0, g1 = s["grids"]
                     if g0[pos] or g1[pos]:
                         return False
