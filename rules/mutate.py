@@ -136,10 +136,10 @@ def sample_mutants(move: Move, state: State, rng: random.Random, k: int, per_fie
     same rng draws, building only the ``k`` picked (check-lua picks 3 of about 20 a move). Each
     mutant is first a plan (a value, a field set, a field dropped) made in :func:`mutants`' order."""
     values: list[str] | None = None  # found when a field needs them (a move of its type alone has none)
-    plans: list[tuple[int, Any, Any]] = [(_SET, "type", "no-such-move"), (_SET, "type", None)]
-    literals: tuple[Any, ...] = ("not a move", None, [], {}, [move])
-    plans += [(_VALUE, v, None) for v in literals]
-    plans += [(_SET, UNKNOWN_FIELD, "x"), (_SET, UNKNOWN_FIELD, None)]
+    plans: list[tuple[int, Any, Any]] = [
+        (_SET, "type", "no-such-move"), (_SET, "type", None),
+        (_VALUE, "not a move", None), (_VALUE, None, None), (_VALUE, [], None), (_VALUE, {}, None),
+        (_VALUE, [move], None), (_SET, UNKNOWN_FIELD, "x"), (_SET, UNKNOWN_FIELD, None)]
     for key in sorted(move):
         if key == "type":
             continue
@@ -148,8 +148,10 @@ def sample_mutants(move: Move, state: State, rng: random.Random, k: int, per_fie
         plans.append((_DROP, key, None))
         plans += [(_SET, key, value) for value in rng.sample(values, min(per_field, len(values)))]
         plans.append((_SET, key, 12345))
-        plans += [(_SET, key, bad) for bad in wrong_shapes(move[key])]
-        plans += [(_SET, key, inner) for inner in _inner_mutants(move[key])]
+        value = move[key]
+        plans += [(_SET, key, bad) for bad in wrong_shapes(value)]
+        if isinstance(value, list) and value:  # _inner_mutants has some (a list field's elements)
+            plans += [(_SET, key, inner) for inner in _inner_mutants(value)]
     board_mutants = getattr(state.game, "board_mutants", None)
     if board_mutants is not None:
         plans += [(_VALUE, m, None) for m in board_mutants(move, state, rng)]

@@ -459,3 +459,18 @@ def test_json_strings_lists_every_string_the_state_json_holds():
     assert checked > 500
     odd = GAME.state_from_json({**GAME.new_state(seed=1).to_json(), "note": ["x-note"]})
     assert "x-note" in odd.json_strings() and odd.json_strings() == _strings(odd.to_json())
+
+
+def test_json_strings_kept_finds_follow_a_setup_or_options_changed_in_place():
+    """json_strings keeps the setup deck's and the options' strings for a game; a state whose setup
+    deck or options change in place (no engine does it; a hand-made state may) is still read anew."""
+    from rules.mutate import _strings
+
+    state = GAME.new_state(seed=3)
+    assert state.json_strings() == _strings(state.to_json())
+    state.s["setup"]["deck"][0] = "x-card"
+    assert "x-card" in state.json_strings() and state.json_strings() == _strings(state.to_json())
+    state.s["options"]["deny_window"] = "y-window"
+    assert "y-window" in state.json_strings() and state.json_strings() == _strings(state.to_json())
+    state.s["pending"] = {"note": "z-note"}
+    assert "z-note" in state.json_strings() and state.json_strings() == _strings(state.to_json())

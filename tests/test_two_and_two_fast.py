@@ -191,3 +191,22 @@ def test_check_luas_tree_encoders_write_the_texts_of_the_general_ones():
     assert agreement._state_text(float("nan")) == canonical_json(float("nan"))
     with pytest.raises(TypeError):
         agreement._state_text({"x": object()})
+
+
+def test_check_luas_state_texts_keep_the_setups_text_and_write_canonical_json():
+    """agreement._StateTexts (the state's text after each move, the setup's part written once)
+    writes canonical_json's text for every position of played games, and for states whose setup
+    changes, holds numbers, or whose text holds its mark elsewhere."""
+    from tts_builder import agreement
+
+    texts = agreement._StateTexts()
+    for state, _move in _played(range(3)):
+        assert texts(state.to_json()) == canonical_json(state.to_json())
+    assert texts.kept is not None  # a Two & Two setup (its deck) is kept
+    texts = agreement._StateTexts()
+    odd = [{"setup": {"deck": ["a", "b"]}, "x": 1}, {"setup": {"deck": ["a", "c"]}, "x": {"setup": 0}},
+           {"setup": {"deck": ["a", "c"]}, "x": {"setup": 0.5}}, {"setup": {"n": 1}}, {"setup": {"n": True}},
+           {"setup": {"deck": ["a", "c"]}, "y": '"setup":0'}, {"setup": {"deck": ["a", "c"]}, "y": ['"setup":0']},
+           [1, 2], "x", {"setup": None}, {"x": 1}, {"setup": {"deck": ["a", "b"]}}]
+    for value in odd:
+        assert texts(value) == canonical_json(value), value

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 import rules
-from rules.core import State, Verdict, canonical_json, judge
+from rules.core import State, Verdict, canonical_json, copy_json, judge
 from rules.mutate import mutants, sample_mutants
 from tts_builder.errors import InputError, require_game
 from tts_builder.luagen import render, render_rules_lua
@@ -239,6 +239,47 @@ _moves_text = _tree_encoder(_MOVES_TEXT)
 _state_text = _tree_encoder(json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True))
 
 
+def _strings_only(x: Any) -> bool:
+    """Whether ``x`` is text, or a list or an object (text keys) holding such values alone: JSON data
+    equal to it has its text (text equals text alone; a number may equal a boolean)."""
+    if type(x) is str:
+        return True
+    if type(x) is dict:
+        return all(type(k) is str and _strings_only(v) for k, v in x.items())
+    if type(x) is list:
+        return all(map(_strings_only, x))
+    return False
+
+
+#: where :class:`_StateTexts` writes a state without its setup, the text in the setup's place
+_SETUP_MARK = '"setup":0'
+
+
+class _StateTexts:
+    """:func:`_state_text` of the states of one game, move after move, the same text, the setup's
+    part written once: a game's setup never changes, and its deck is much of a state's text (half
+    of Two & Two's). The setup's text is kept with a copy of it while the setup is equal to the
+    copy and holds text alone (so equal is written the same); the rest is written with a 0 in the
+    setup's place, put back where the whole holds that mark once."""
+
+    def __init__(self) -> None:
+        self.kept: tuple[Any, str] | None = None  # (a copy of the setup, its text)
+
+    def __call__(self, data: Any) -> str:
+        setup = data.get("setup") if type(data) is dict else None
+        kept = self.kept
+        if kept is None or kept[0] != setup:
+            if not (type(setup) is dict and _strings_only(setup)):
+                return _state_text(data)
+            kept = self.kept = (copy_json(setup), '"setup":' + _state_text(setup))
+        marked = dict(data)
+        marked["setup"] = 0
+        whole = _state_text(marked)
+        if whole.count(_SETUP_MARK) != 1:
+            return _state_text(data)
+        return whole.replace(_SETUP_MARK, kept[1])
+
+
 def _json_text(value: Any) -> str:
     """The JSON text a value crosses into Lua as (read there by ``U.json_decode``): ``json.dumps``
     with sorted keys, no spaces, ASCII only, no NaN."""
@@ -421,6 +462,7 @@ def _python_steps(state: State, moves: Iterator[tuple[Any, Any]], rng: random.Ra
     after it, the move made; and what stopped it before the last move (None when nothing did)."""
     seats = state.num_players()
     steps: list[_Step] = []
+    state_text = _StateTexts()
     data = state.to_json()  # the state's JSON, made once per move: mutants' values, then the comparison
     try:
         for player, move in moves:
@@ -444,7 +486,7 @@ def _python_steps(state: State, moves: Iterator[tuple[Any, Any]], rng: random.Ra
             else:
                 state.apply(move)
             data = state.to_json()
-            steps.append((player, move, other, text, expected, _state_text(data), len(keys),
+            steps.append((player, move, other, text, expected, state_text(data), len(keys),
                           len(keys) - keys.count("+")))  # the refused ones
     except Exception as exc:  # noqa: BLE001 (raised again once Lua has checked the moves before it)
         return steps, exc

@@ -28,6 +28,8 @@ import rules
 from tts_builder import __version__
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: what lua_string escapes (or refuses): a quote, a backslash, control characters, lone surrogates
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f\ud800-\udfff]')
 _LUA_KEYWORDS = frozenset(
     "and break do else elseif end false for function goto if in local nil not or repeat return then true "
     "until while".split())
@@ -43,6 +45,8 @@ def lua_string(text: str) -> str:
     >>> lua_string('say "hi"\\n')
     '"say \\\\"hi\\\\"\\\\n"'
     """
+    if not _NEEDS_ESCAPE.search(text):  # the usual text: nothing to escape, written as it is
+        return '"' + text + '"'
     out = ['"']
     for ch in text:
         code = ord(ch)

@@ -100,11 +100,15 @@ _LEGAL = Verdict.legal()
 _BOTH = (True, True)
 #: the move types that carry out an instruction's step
 _STEP_TYPES = frozenset({"place", "choose", "name", "reveal", "discard"})
-#: empty positions in both grids once WIN_CARDS cards are placed
+#: empty positions in both grids once WIN_CARDS cards are placed (every card but the set-aside one:
+#: the deck is empty then, so a move counts them only when it is)
 _EMPTY_AT_WIN = 2 * SLOTS - WIN_CARDS
 NEIGHBOURS: list[list[int]] = [_neighbours(p) for p in range(SLOTS)]
 #: each card's position, looked up (the checks ask for it at every candidate)
 _POSITIONS: dict[str, int] = {c: design(c) - 1 for c in CARDS}
+#: each card's row and column, looked up (a placement's conditions ask for them at every candidate)
+_ROWS: dict[str, int] = {c: row(c) for c in CARDS}
+_COLUMNS: dict[str, int] = {c: column(c) for c in CARDS}
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
@@ -159,17 +163,6 @@ def _is_card_set(deck: list[Any]) -> bool:
         return set(deck) == _CARD_SET
     except TypeError:  # an unhashable entry: no card
         return False
-
-
-def _open(cells: list[str], pos: int) -> bool:
-    """Whether position ``pos`` of a grid may take a card by the position rules of
-    :meth:`SmittenState._position_fault`: empty, and next to a card unless the grid is empty."""
-    if cells[pos]:
-        return False
-    for n in NEIGHBOURS[pos]:
-        if cells[n]:
-            return True
-    return cells.count("") == SLOTS  # an empty position holds ""
 
 
 #: a new game's state data before the deal: every key in its order, the scalars' first values
@@ -321,22 +314,24 @@ class SmittenState(State):
 
     @classmethod
     def start(cls, options: JSONDict, setup: JSONDict) -> "SmittenState":
+        """A new game's state, owning ``options`` and ``setup`` (new dicts made for it by
+        :meth:`SmittenGame.new_state`)."""
         solo = setup["mode"] == "solo"
-        deck = list(setup["deck"])
+        cards = setup["deck"]
         # dealt from the top: the set-aside card, then each hand in turn (solo: two face up, one down)
-        set_aside = deck[:1]
+        set_aside = cards[:1]
         if solo:
-            hands = [deck[1:3], deck[4:6]]
-            down = [deck[3], deck[6]]
-            del deck[:7]
+            hands = [cards[1:3], cards[4:6]]
+            down = [cards[3], cards[6]]
+            deck = cards[7:]
         else:
             size = HAND_SIZES[options["difficulty"]]
-            hands = [deck[1:1 + size], deck[1 + size:1 + 2 * size]]
+            hands = [cards[1:1 + size], cards[1 + size:1 + 2 * size]]
             down = ["", ""]
-            del deck[:1 + 2 * size]
+            deck = cards[1 + 2 * size:]
         data = _START.copy()  # the keys in their order, the scalars set; the lists made anew
         data["mode"] = "solo" if solo else "duo"
-        data["options"], data["setup"] = dict(options), dict(setup)
+        data["options"], data["setup"] = options, setup
         data["grids"] = [[""] * SLOTS, [""] * SLOTS]
         data["hands"], data["down"], data["deck"], data["set_aside"] = hands, down, deck, set_aside
         data["steps"], data["placed_grids"] = [], []
@@ -464,7 +459,7 @@ class SmittenState(State):
         phase = s["phase"]
         if phase == "turn":
             if s["mode"] != "solo":  # a duo turn's candidates are plays only, each from its holder's hand
-                # (_open inlined: a grid's balance and emptiness asked once, each card's position once)
+                # (_position_ok's grid rules inlined: each grid's balance and emptiness, each card's position, asked once)
                 g0, g1 = s["grids"]
                 ok0, ok1 = self._balance_allows_each() if s["options"]["difficulty"] == "hard" else _BOTH
                 # each grid the balance allows, and whether it is empty (any open position will do)
@@ -494,7 +489,7 @@ class SmittenState(State):
             kind = step["do"]
             solo = s["mode"] == "solo"
             if kind == "place" and not (solo and s["options"]["solo_left_hand"]):
-                # the placements' checks without building them: the grid rules (_open inlined), then
+                # the placements' checks without building them: the grid rules (_position_ok's), then
                 # the step's own
                 grids = s["grids"]
                 options = s["options"]
@@ -512,7 +507,14 @@ class SmittenState(State):
                         placed = s["placed_grids"]
                         allows = (allows[0] and 0 not in placed, allows[1] and 1 not in placed)
                     follows = None
+                # conditions without a grid one (row, column, card, empty_in_both) read the card alone:
+                # asked once per card, before its positions (the game mostly ends on such a step)
+                per_card = None
+                if follows is not None and "grid" not in step:
+                    per_card, follows = follows, None
                 for c in s["hands"][1 - s["active"]]:
+                    if per_card is not None and not per_card(step, c, 0):
+                        continue
                     pos = _POSITIONS.get(c)
                     if pos is None:
                         pos = position(c)
@@ -813,7 +815,8 @@ class SmittenState(State):
 
     def _position_ok(self, card: str, grid: int, hand: int) -> bool:
         """Whether :meth:`_position_fault` finds nothing: the position and adjacency rules read
-        here, the balance and left-hand rules (where in play) there."""
+        here (the position empty, and next to a card unless the grid is empty), the balance and
+        left-hand rules (where in play) there."""
         s = self._data
         options = s["options"]
         if s["mode"] == "solo":
@@ -822,7 +825,15 @@ class SmittenState(State):
         elif options["difficulty"] == "hard":
             return self._position_fault(card, grid, hand) is None
         pos = _POSITIONS.get(card)
-        return _open(s["grids"][grid], position(card) if pos is None else pos)
+        if pos is None:
+            pos = position(card)
+        cells = s["grids"][grid]
+        if cells[pos]:
+            return False
+        for n in NEIGHBOURS[pos]:
+            if cells[n]:
+                return True
+        return cells.count("") == SLOTS  # an empty position holds ""
 
     def _check_position(self, card: str, grid: int, hand: int) -> Verdict:
         fault = self._position_fault(card, grid, hand)
@@ -884,14 +895,20 @@ class SmittenState(State):
                 elif value == "not-placed" and grid in s["placed_grids"]:
                     return False
             elif key == "row":
-                if value == "same" and row(card) != row(s["played"]):
-                    return False
+                if value == "same":
+                    mine, played = _ROWS.get(card), _ROWS.get(s["played"])
+                    if (row(card) if mine is None else mine) != (row(s["played"]) if played is None else played):
+                        return False
             elif key == "column":
-                if value == "named" and column(card) != s["named"]:
-                    return False
+                if value == "named":
+                    mine = _COLUMNS.get(card)
+                    if (column(card) if mine is None else mine) != s["named"]:
+                        return False
             elif key == "empty_in_both":
                 if value:
-                    pos = position(card)
+                    pos = _POSITIONS.get(card)
+                    if pos is None:
+                        pos = position(card)
                     g0, g1 = s["grids"]
                     if g0[pos] or g1[pos]:
                         return False
@@ -927,7 +944,7 @@ class SmittenState(State):
                 grids = s["grids"]
                 grids[move["grid"]][_POSITIONS[card]] = card
                 s["placed_grids"].append(move["grid"])
-                if grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN and self._won():
+                if not s["deck"] and grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN and self._won():
                     return
             elif t == "choose":
                 # the chosen option's steps join the list uncopied: the engine never changes a step
@@ -958,7 +975,7 @@ class SmittenState(State):
             if down[partner]:  # solo: the partner's face-down card turns up after a play
                 hands[partner].append(down[partner])
                 down[partner] = ""
-            if grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN and self._won():
+            if not s["deck"] and grids[0].count("") + grids[1].count("") <= _EMPTY_AT_WIN and self._won():
                 return
             s["played"], s["played_grid"] = card, move["grid"]
             s["steps"] = _instruction_steps(card)
@@ -1043,11 +1060,13 @@ class SmittenState(State):
 
     # -- end ------------------------------------------------------------
     def result(self) -> Result | None:
-        end = self.s.get("end")
+        if self._pending:  # s's test, written out: asked once a game
+            self._settle()
+        end = self._data.get("end")
         if end is None:
             return None
         placed = self.placed()
-        if self.solo:
+        if self._data["mode"] == "solo":
             return Result.solo(bool(end["won"]), end["reason"], score=placed, unit=self.game.score_unit)
         return Result.cooperative(bool(end["won"]), 2, end["reason"], score=placed, unit=self.game.score_unit)
 

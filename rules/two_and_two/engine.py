@@ -172,6 +172,9 @@ class TwoAndTwoState(State):
     """One position. ``self.s`` is the JSON data itself (no None values inside)."""
 
     game = GAME
+    #: json_strings' finds that last a game: (a copy of the setup's deck, of the options, the deck's
+    #: strings, the options' strings), or None before the first
+    _kept_strings: tuple[list[str], JSONDict, frozenset[str], frozenset[str]] | None = None
 
     def __init__(self, data: JSONDict, seat_names: tuple[str, ...] = SEAT_NAMES):
         self.s = data
@@ -239,12 +242,21 @@ class TwoAndTwoState(State):
         s = self.s
         if not s.keys() <= _STATE_KEYS:
             return _strings(s)
-        out = set(s["setup"]["deck"])
-        out.update(s["deck"], s["hands"][0], s["hands"][1], s["discard"])
+        # the setup's cards and the options' strings found once a game: kept with a copy of what
+        # they were found in, used while that is equal (check-lua asks at every move)
+        setup_deck, options = s["setup"]["deck"], s["options"]
+        kept = self._kept_strings
+        if kept is None or kept[0] != setup_deck or kept[1] != options:
+            kept = self._kept_strings = (list(setup_deck), copy_json(options), frozenset(setup_deck),
+                                         frozenset(_strings(options)))
+        out = set(kept[2])
+        out.update(s["deck"], s["hands"][0], s["hands"][1], s["discard"], kept[3])
         for entry in s["stack"]:
             out.update(entry.values())
         out.update((s["visible"], s["orientation"], s["phase"], s["drawn"]))
-        out |= _strings([s["options"], s.get("pending"), s.get("end")])
+        pending, end = s.get("pending"), s.get("end")
+        if pending is not None or end is not None:
+            out |= _strings([pending, end])
         return out
 
     def clone(self) -> "TwoAndTwoState":
