@@ -153,3 +153,36 @@ def test_the_tops_kept_for_the_nullify_phase_are_the_warriors_tops(players: int)
         for side in ("dark", "light"):
             assert state._excess_items(side) == excess_items(state._warriors, state._items, side)
     assert seen > 12
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_try_apply_for_is_judge_then_apply_for_any_seat(players: int) -> None:
+    """try_apply_for tests the seat on its fast paths (the validator asks it for every move): for
+    every seat, a bool or odd one too, legal moves and mutants alike, it gives judge's verdict and
+    the state judge-then-apply leaves; try_apply that of the seat to move."""
+    from rules.core import judge
+    from rules.mutate import mutants
+    rng = random.Random(players)
+    made = refused = 0
+    for seed in range(6 // players):  # a game of 6 seats has 3 times the moves and seats of one of 2
+        state = GAME.new_state(seed=seed, num_players=players)
+        while not state.is_terminal():
+            legal = state.legal_moves()
+            moves = rng.sample(legal, min(3, len(legal)))
+            odd = [m for move in moves[:2] for m in mutants(move, state, rng)]
+            moves += rng.sample(odd, min(6, len(odd)))
+            data = state.to_json()
+            for move in moves:
+                for seat in (*range(players), players, -1, True, None, "0"):
+                    trial, ref = GAME.state_from_json(data), GAME.state_from_json(data)
+                    want = judge(ref, seat, move)
+                    if want.ok:
+                        ref.apply(move)
+                    assert trial.try_apply_for(seat, move) == want, (seat, move)
+                    assert trial.to_json() == ref.to_json()
+                    made += want.ok
+                    refused += not want.ok
+                trial, ref = GAME.state_from_json(data), GAME.state_from_json(data)
+                assert trial.try_apply(move) == judge(ref, ref.current_player(), move)
+            state.apply(legal[rng.randrange(len(legal) - 1)])
+    assert made > 60 and refused > 500, (made, refused)

@@ -275,8 +275,9 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
     move_format = game.rules.get("move-format")
     fields = move_fields(game.id)
     # judge_apply's own shortcut, its test hoisted out of the loop: a game judging moves once
-    # (try_apply) when the seat is the one to move
-    once = type(state).check_for is State.check_for
+    # (try_apply) when the seat is the one to move; a game with its own try_apply_for (judge_apply's
+    # way, the seat tested on its fast paths) is asked that for every move
+    once = type(state).check_for is State.check_for and type(state).try_apply_for is State.try_apply_for
     current, is_terminal, try_apply = state.current_player, state.is_terminal, state.try_apply
     try_apply_for = state.try_apply_for  # judge_apply's other way
     no_extra: list[str] = []  # shared, never changed

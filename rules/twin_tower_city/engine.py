@@ -686,17 +686,36 @@ class TTCState(State):
         self._make(plan)
 
     def try_apply(self, move: Any) -> Verdict:
+        player = self.current_player()
+        if player is None:  # the game over (refused), or a loaded state stuck in nullify
+            return self._judge_once(move)
+        return self.try_apply_for(player, move)  # its fast paths are for the seat to move
+
+    def _judge_once(self, move: Any) -> Verdict:
+        """:meth:`State.try_apply`'s way: :meth:`_validate`, then the plan made when legal."""
+        verdict, plan = self._validate(move)
+        if verdict.ok:
+            self._make(plan)
+        return verdict
+
+    def try_apply_for(self, player: Any, move: Any) -> Verdict:
+        """:meth:`State.try_apply_for`: a move by the seat to move is judged once and made (as
+        :func:`rules.core.judge_apply` does); any other takes :func:`rules.core.judge`'s way. The
+        validator asks this for every move: the seat is tested on the fast paths, not by a
+        current_player call each."""
         # _validate's shortcuts for a Battle card and a nullify move, and _make's for them,
-        # inlined (most moves); anything else goes the long way
-        if type(move) is dict and len(move) == 2:
+        # inlined (most moves); anything else goes the long way. A seat is an int (judge refuses
+        # True, which == 1).
+        is_seat = type(player) is int
+        if type(move) is dict and len(move) == 2 and is_seat:
             mtype = move.get("type")
             phase = self._phase
             if mtype == "play-battle" and phase == "play":
                 cid: Any = move.get("card")
                 placements = _PLACEMENTS.get(cid) if type(cid) is str else None
-                if placements is not None:  # a Battle card
-                    step = self._step
-                    p = self._order[step]
+                step = self._step
+                p = self._order[step]
+                if placements is not None and p == player:  # a Battle card, played by the seat to move
                     hand = self._hands[p]
                     try:
                         hand.remove(cid)  # one scan of the hand (was a test, then the removal)
@@ -712,12 +731,14 @@ class TTCState(State):
             elif mtype == "nullify-items" and phase == "nullify":
                 chosen = move.get("items")
                 side = self._decider
-                if type(chosen) is list and len(chosen) == self._need and side is not None:
+                if type(chosen) is list and len(chosen) == self._need and side is not None \
+                        and player == self._side.index(side):  # current_player, written out
                     taken = self._nullify_indexes(side, chosen)
                     if taken is not None:
                         self._nullify(side, taken)
                         return _LEGAL
-        elif type(move) is dict and len(move) == 3 and self._phase == "play":
+        elif type(move) is dict and len(move) == 3 and is_seat and self._phase == "play" \
+                and self._order[self._step] == player:
             # _validate's shortcut for an Army or Warrior card, taken here (one call fewer)
             mtype = move.get("type")
             plan = self._army_plan(move) if mtype == "play-army" else \
@@ -725,10 +746,9 @@ class TTCState(State):
             if plan is not None:
                 self._make(plan)
                 return _LEGAL
-        verdict, plan = self._validate(move)
-        if verdict.ok:
-            self._make(plan)
-        return verdict
+        if is_seat and self._phase != "over" and player == self.current_player():
+            return self._judge_once(move)
+        return super().try_apply_for(player, move)  # judge's way, which words the refusal
 
     def _make(self, plan: Plan) -> None:
         """Carry out the plan :meth:`_validate` made of a legal move."""
