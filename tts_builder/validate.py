@@ -281,7 +281,12 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
     current, is_terminal, try_apply = state.current_player, state.is_terminal, state.try_apply
     try_apply_for = state.try_apply_for  # judge_apply's other way
     no_extra: list[str] = []  # shared, never changed
+    # the game's one-pass judgement of a whole entry, where it has one (the commonest moves, made
+    # without splitting the entry or checking its fields here)
+    made_at_once = state.try_make_entry if type(state).try_make_entry is not State.try_make_entry else None
     for index, entry in enumerate(moves):
+        if made_at_once is not None and made_at_once(entry):
+            continue
         move = dict(entry)  # split_move, inlined: it runs per move
         player = move.pop("player", None)
         mtype = move.get("type")

@@ -700,14 +700,27 @@ class TTCState(State):
 
     def try_apply_for(self, player: Any, move: Any) -> Verdict:
         """:meth:`State.try_apply_for`: a move by the seat to move is judged once and made (as
-        :func:`rules.core.judge_apply` does); any other takes :func:`rules.core.judge`'s way. The
-        validator asks this for every move: the seat is tested on the fast paths, not by a
-        current_player call each."""
-        # _validate's shortcuts for a Battle card and a nullify move, and _make's for them,
-        # inlined (most moves); anything else goes the long way. A seat is an int (judge refuses
-        # True, which == 1).
-        is_seat = type(player) is int
-        if type(move) is dict and len(move) == 2 and is_seat:
+        :func:`rules.core.judge_apply` does); any other takes :func:`rules.core.judge`'s way."""
+        if type(move) is dict and self._made_at_once(player, move, len(move)):
+            return _LEGAL
+        if type(player) is int and self._phase != "over" and player == self.current_player():
+            return self._judge_once(move)  # judge passes the seat: check's verdict
+        return super().try_apply_for(player, move)  # judge's way, which words the refusal
+
+    def try_make_entry(self, entry: Any) -> bool:
+        """:meth:`State.try_make_entry`: the moves :meth:`_made_at_once` makes, the entry's seat
+        read from it (the validator asks this for every move)."""
+        return type(entry) is dict and self._made_at_once(entry.get("player"), entry, len(entry) - 1)
+
+    def _made_at_once(self, player: Any, move: JSONDict, size: int) -> bool:
+        """Make ``move`` when it is a well-formed legal Battle, Army or Warrior play or nullify
+        move by ``player``, the seat to move, and say so; False leaves the state as it was.
+        ``size`` counts the move's fields but a ``player`` (a transcript entry carries one): with
+        its type's fields present, it has no other. The checks of :meth:`_validate`'s shortcuts
+        and :meth:`_make`'s work for a Battle card and a nullify move are written out (most moves)."""
+        if type(player) is not int:  # judge refuses a bool seat (True == 1)
+            return False
+        if size == 2:
             mtype = move.get("type")
             phase = self._phase
             if mtype == "play-battle" and phase == "play":
@@ -720,14 +733,13 @@ class TTCState(State):
                     try:
                         hand.remove(cid)  # one scan of the hand (was a test, then the removal)
                     except ValueError:  # not in the hand: _validate words the refusal
-                        pass
+                        return False
+                    _place(self._table, self._warriors, self._items, placements[p], 2 if step < self._n else 3)
+                    if step + 1 < len(self._order):
+                        self._step = step + 1
                     else:
-                        _place(self._table, self._warriors, self._items, placements[p], 2 if step < self._n else 3)
-                        if step + 1 < len(self._order):
-                            self._step = step + 1
-                        else:
-                            self._after_play()
-                        return _LEGAL
+                        self._after_play()
+                    return True
             elif mtype == "nullify-items" and phase == "nullify":
                 chosen = move.get("items")
                 side = self._decider
@@ -736,19 +748,15 @@ class TTCState(State):
                     taken = self._nullify_indexes(side, chosen)
                     if taken is not None:
                         self._nullify(side, taken)
-                        return _LEGAL
-        elif type(move) is dict and len(move) == 3 and is_seat and self._phase == "play" \
-                and self._order[self._step] == player:
-            # _validate's shortcut for an Army or Warrior card, taken here (one call fewer)
+                        return True
+        elif size == 3 and self._phase == "play" and self._order[self._step] == player:
             mtype = move.get("type")
             plan = self._army_plan(move) if mtype == "play-army" else \
                 self._warrior_plan(move) if mtype == "play-warrior" else None
             if plan is not None:
                 self._make(plan)
-                return _LEGAL
-        if is_seat and self._phase != "over" and player == self.current_player():
-            return self._judge_once(move)
-        return super().try_apply_for(player, move)  # judge's way, which words the refusal
+                return True
+        return False
 
     def _make(self, plan: Plan) -> None:
         """Carry out the plan :meth:`_validate` made of a legal move."""
