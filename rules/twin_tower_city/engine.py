@@ -701,30 +701,30 @@ class TTCState(State):
     def try_apply_for(self, player: Any, move: Any) -> Verdict:
         """:meth:`State.try_apply_for`: a move by the seat to move is judged once and made (as
         :func:`rules.core.judge_apply` does); any other takes :func:`rules.core.judge`'s way."""
-        if type(move) is dict and self._made_at_once(player, move, len(move)):
+        # the transcript entry that the seat and the move make (a move with a field "player" of its
+        # own is not one: the long way refuses it)
+        if type(move) is dict and "player" not in move and self.try_make_entry({**move, "player": player}):
             return _LEGAL
         if type(player) is int and self._phase != "over" and player == self.current_player():
             return self._judge_once(move)  # judge passes the seat: check's verdict
         return super().try_apply_for(player, move)  # judge's way, which words the refusal
 
     def try_make_entry(self, entry: Any) -> bool:
-        """:meth:`State.try_make_entry`: the moves :meth:`_made_at_once` makes, the entry's seat
-        read from it (the validator asks this for every move)."""
-        return type(entry) is dict and self._made_at_once(entry.get("player"), entry, len(entry) - 1)
-
-    def _made_at_once(self, player: Any, move: JSONDict, size: int) -> bool:
-        """Make ``move`` when it is a well-formed legal Battle, Army or Warrior play or nullify
-        move by ``player``, the seat to move, and say so; False leaves the state as it was.
-        ``size`` counts the move's fields but a ``player`` (a transcript entry carries one): with
-        its type's fields present, it has no other. The checks of :meth:`_validate`'s shortcuts
-        and :meth:`_make`'s work for a Battle card and a nullify move are written out (most moves)."""
-        if type(player) is not int:  # judge refuses a bool seat (True == 1)
+        """:meth:`State.try_make_entry`: a well-formed legal Battle, Army or Warrior play or nullify
+        move by the seat to move. The checks of :meth:`_validate`'s shortcuts and :meth:`_make`'s
+        work for a Battle card and a nullify move are written out (most moves; the validator asks
+        this for every move)."""
+        if type(entry) is not dict:
             return False
+        player = entry.get("player")
+        if type(player) is not int:  # judge refuses a bool seat (True == 1); no seat, no entry
+            return False
+        size = len(entry) - 1  # the move's fields: with its type's present, it has no other
         if size == 2:
-            mtype = move.get("type")
+            mtype = entry.get("type")
             phase = self._phase
             if mtype == "play-battle" and phase == "play":
-                cid: Any = move.get("card")
+                cid: Any = entry.get("card")
                 placements = _PLACEMENTS.get(cid) if type(cid) is str else None
                 step = self._step
                 p = self._order[step]
@@ -741,7 +741,7 @@ class TTCState(State):
                         self._after_play()
                     return True
             elif mtype == "nullify-items" and phase == "nullify":
-                chosen = move.get("items")
+                chosen = entry.get("items")
                 side = self._decider
                 if type(chosen) is list and len(chosen) == self._need and side is not None \
                         and player == self._side.index(side):  # current_player, written out
@@ -750,9 +750,9 @@ class TTCState(State):
                         self._nullify(side, taken)
                         return True
         elif size == 3 and self._phase == "play" and self._order[self._step] == player:
-            mtype = move.get("type")
-            plan = self._army_plan(move) if mtype == "play-army" else \
-                self._warrior_plan(move) if mtype == "play-warrior" else None
+            mtype = entry.get("type")
+            plan = self._army_plan(entry) if mtype == "play-army" else \
+                self._warrior_plan(entry) if mtype == "play-warrior" else None
             if plan is not None:
                 self._make(plan)
                 return True
@@ -860,7 +860,8 @@ class TTCState(State):
 
     def _warrior_plan(self, move: JSONDict) -> Plan | None:
         """The plan of a well-formed legal Warrior play, every check of :meth:`_judge` for one, in
-        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it)."""
+        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it).
+        Its fields are read one by one: ``move`` may be a transcript entry (with a ``player``)."""
         cid, token = move.get("card"), move.get("replace")
         card = _WARRIOR_CARDS.get(cid) if type(cid) is str else None
         if card is None or type(token) is not str or token == cid:
@@ -875,7 +876,8 @@ class TTCState(State):
 
     def _army_plan(self, move: JSONDict) -> Plan | None:
         """The plan of a well-formed legal Army play, every check of :meth:`_judge` for one, in
-        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it)."""
+        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it).
+        Its fields are read one by one: ``move`` may be a transcript entry (with a ``player``)."""
         cid = move.get("card")
         card = _ARMY_CARDS.get(cid) if type(cid) is str else None
         swaps = move.get("swaps")
