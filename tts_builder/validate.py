@@ -169,7 +169,7 @@ def _result_order(keys: Iterable[str]) -> list[str]:
     return [k for k in _RESULT_ORDER if k in keys] + sorted(k for k in keys if k not in _RESULT_ORDER)
 
 
-_PLAIN = (str, int, bool, type(None))  # compared by ==, once their types are the same
+_PLAIN = frozenset({str, int, bool, type(None)})  # compared by ==, once their types are the same
 
 
 def _same_json(a: Any, b: Any) -> bool:
@@ -186,7 +186,7 @@ def _same_json(a: Any, b: Any) -> bool:
     if ta is dict:
         if a.keys() != b.keys():
             return False
-        pairs: Iterable[tuple[Any, Any]] = ((v, b[k]) for k, v in a.items())
+        pairs: Iterable[tuple[Any, Any]] = zip(a.values(), map(b.__getitem__, a))  # no generator frame
     elif ta is list:
         if len(a) != len(b):
             return False
