@@ -346,8 +346,9 @@ class TwinTowerCity(Game):
         """The options resolved (:meth:`resolve_options`) for ``num_players`` seats (by default 4 with
         teams, else 2; :meth:`_player_options`): a new dict, remembered by the options' names, types
         and values (a transcript's games share them)."""
-        try:
-            key: Any = (num_players, tuple((k, type(v), v) for k, v in (options or {}).items()))
+        try:  # the values' types too (True == 1); tuples made by map and zip, no generator frame
+            values = (options or {}).values()
+            key: Any = (num_players, tuple(zip((options or {}).keys(), map(type, values), values)))
             known = self._resolved.get(key)
         except TypeError:  # an unhashable value: resolve_options words what is wrong
             key, known = None, None
