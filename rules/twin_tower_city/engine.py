@@ -1098,14 +1098,15 @@ class TTCState(State):
         if self._phase != "over":
             return None
         won = dict.fromkeys(SIDES, 0)
-        power = dict.fromkeys(SIDES, 0)
+        dark = light = 0  # the sides' power
         for r in self._rounds:  # one pass (was a sum per side and figure)
             winner = r["winner"]
             if isinstance(winner, str) and winner in won:
                 won[winner] += 1
             totals = r["totals"]
-            for s in SIDES:
-                power[s] += int(totals[s])
+            dark += int(totals["dark"])
+            light += int(totals["light"])
+        power = {"dark": dark, "light": light}  # SIDES' order
         winning: str | None
         if self._forfeited is not None:
             winning, reason = OTHER_SIDE[self._side[self._forfeited]], "forfeit"
