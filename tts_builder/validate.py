@@ -23,7 +23,7 @@ from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
 from tts_builder.sources import Source, expand_one
-from tts_builder.transcript import move_fields, parse_transcript, unknown_fields
+from tts_builder.transcript import check_entries, entry_well_formed, move_fields, parse_transcript, unknown_fields
 
 SAVE_STATE_KEY = "transcript"
 #: the order in which result fields are compared (then the game's detail, sorted).
@@ -266,7 +266,9 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
                   options: Mapping[str, Any] | None = None) -> Report:
     """Replay one transcript (or save); InputError when it cannot be used at all."""
     transcript = extract_transcript(data, source)
-    game, state, moves = parse_transcript(transcript, source)
+    # each entry's envelope checked here, as it is read (a transcript with one that is not well
+    # formed is still unusable: InputError, whatever is judged before it)
+    game, state, moves = parse_transcript(transcript, source, entries_later=True)
     report = Report(file=source, game=game.id, moves_total=len(moves),
                     recorded_result=transcript.get("result"),
                     players=[str(p.get("name", "")) for p in transcript["players"]])
@@ -286,7 +288,9 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
     made_at_once = state.try_make_entry if type(state).try_make_entry is not State.try_make_entry else None
     for index, entry in enumerate(moves):
         if made_at_once is not None and made_at_once(entry):
-            continue
+            continue  # a well-formed entry, its move made
+        if not entry_well_formed(entry):
+            check_entries(moves, source, index)
         move = dict(entry)  # split_move, inlined: it runs per move
         player = move.pop("player", None)
         mtype = move.get("type")
@@ -302,6 +306,8 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
         if verdict.ok and not extra:
             continue  # the usual move: nothing to note
         report.moves_checked = index + 1
+        if not verdict.ok or not lenient:  # the replay stops here: the entries after are not read
+            check_entries(moves, source, index + 1)
         if verdict.ok and not lenient:
             # after the engine's judgement, whose rule is more precise where it reads the field
             # (a Skip card declared with a "flip" is refused under "flip")
