@@ -23,7 +23,7 @@ from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
 from tts_builder.sources import Source, expand_one
-from tts_builder.transcript import check_entries, entry_well_formed, move_fields, parse_transcript, unknown_fields
+from tts_builder.transcript import check_entries, move_fields, parse_transcript, unknown_fields
 
 SAVE_STATE_KEY = "transcript"
 #: the order in which result fields are compared (then the game's detail, sorted).
@@ -289,10 +289,12 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
     for index, entry in enumerate(moves):
         if made_at_once is not None and made_at_once(entry):
             continue  # a well-formed entry, its move made
-        if not entry_well_formed(entry):
-            check_entries(moves, source, index)
+        if not isinstance(entry, dict):
+            check_entries(moves, source, index)  # raises: not an object
         move = dict(entry)  # split_move, inlined: it runs per move
         player = move.pop("player", None)
+        if type(player) is not int or player < 0:  # entry_well_formed, inlined: it runs per move
+            check_entries(moves, source, index)  # raises, but for a seat the schema takes (1.0)
         mtype = move.get("type")
         known = fields.get(mtype) if isinstance(mtype, str) else None
         extra = no_extra if known is None or move.keys() <= known else unknown_fields(game.id, move)
