@@ -528,6 +528,15 @@ class State:
                 self.apply(move)
         return verdict
 
+    def try_make_entry(self, entry: Any) -> bool:
+        """Make a transcript entry's move (the move with its seat under ``"player"``) at once when
+        it is surely legal for that seat and carries only the fields its type takes, and say so.
+        False is no verdict: the state is unchanged and the validator judges the entry the long
+        way, which words any refusal. A game with a one-pass judgement of the commonest moves
+        overrides it (the validator then skips splitting the entry and checking its fields); by
+        default nothing is made."""
+        return False
+
     def make(self, move: Move) -> None:
         """Make ``move``, already checked legal. A game implements this, or overrides both
         :meth:`apply` and :meth:`try_apply` (a game whose check plans the move, say)."""

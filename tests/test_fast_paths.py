@@ -64,6 +64,48 @@ def test_the_envelope_hand_check_never_passes_what_the_schema_refuses(game_id):
     assert passed > 20 and refused > 50  # both ways are exercised
 
 
+BAD_ENTRIES = [["x"], "move", None, 3, {}, {"type": "forfeit"}, {"player": -1}, {"player": "0"}, {"player": True},
+               {"player": 1.0}, {"player": 99}]
+
+
+@pytest.mark.parametrize("game_id", ["twin-tower-city", "two-and-two", "smitten-2"])
+def test_validate_reads_each_entry_as_the_envelope_check_does(game_id):
+    """validate checks each move entry's envelope (an object with a seat) as it reads it: a
+    transcript with an entry that is not well formed is unusable with the error the whole
+    envelope check gives (parse_transcript), wherever the entry is and whatever else is wrong
+    (an illegal move before it, an unknown game, a bad setup); any other is judged as before."""
+    from tts_builder.errors import InputError
+    from tts_builder.transcript import parse_transcript
+    from tts_builder.validate import validate_data
+    rng = random.Random(5)
+    base = play_game(game_id, 4, policy="random")
+    n = len(base["moves"])
+    unusable = judged = 0
+    for _ in range(120):
+        data = copy.deepcopy(base)
+        i = rng.randrange(n)
+        bad = copy.deepcopy(rng.choice(BAD_ENTRIES))
+        data["moves"][i] = {**data["moves"][i], **bad} if isinstance(bad, dict) and rng.random() < 0.5 else bad
+        other, j = rng.randrange(5), rng.randrange(n - 1)
+        if other == 0 and i not in (j, j + 1):
+            data["moves"][j], data["moves"][j + 1] = data["moves"][j + 1], data["moves"][j]  # an illegal move
+        elif other == 1:
+            data["game"] = "no-such-game"
+        elif other == 2:
+            data["setup"] = {}
+        try:
+            parse_transcript(copy.deepcopy(data), "t.json")
+        except InputError as exc:
+            with pytest.raises(InputError) as got:
+                validate_data(data, "t.json")
+            assert str(got.value) == str(exc)
+            unusable += 1
+        else:
+            validate_data(data, "t.json")
+            judged += 1
+    assert unusable > 60 and judged > 5, (unusable, judged)
+
+
 @pytest.mark.parametrize("game_id", rules.game_ids())
 def test_try_apply_is_check_then_apply(game_id):
     game = rules.get_game(game_id)

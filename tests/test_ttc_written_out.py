@@ -153,3 +153,57 @@ def test_the_tops_kept_for_the_nullify_phase_are_the_warriors_tops(players: int)
         for side in ("dark", "light"):
             assert state._excess_items(side) == excess_items(state._warriors, state._items, side)
     assert seen > 12
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_try_apply_for_is_judge_then_apply_for_any_seat(players: int) -> None:
+    """try_apply_for and try_make_entry test the seat on their fast paths (the validator asks
+    try_make_entry for every move): for every seat, a bool or odd one too, legal moves and
+    mutants alike, try_apply_for gives judge's verdict and the state judge-then-apply leaves, and
+    try_make_entry makes (most of) the moves judge passes, no other; try_apply judges for the
+    seat to move."""
+    from rules.core import judge
+    from rules.mutate import mutants
+    from tts_builder.transcript import unknown_fields
+    rng = random.Random(players)
+    made = refused = at_once = 0
+    for seed in range(6 // players):  # a game of 6 seats has 3 times the moves and seats of one of 2
+        state = GAME.new_state(seed=seed, num_players=players)
+        while not state.is_terminal():
+            legal = state.legal_moves()
+            moves = rng.sample(legal, min(3, len(legal)))
+            odd = [m for move in moves[:2] for m in mutants(move, state, rng)]
+            moves += rng.sample(odd, min(6, len(odd)))
+            data = state.to_json()
+            for move in moves:
+                for seat in (*range(players), players, -1, True, None, "0"):
+                    trial, ref = GAME.state_from_json(data), GAME.state_from_json(data)
+                    want = judge(ref, seat, move)
+                    if want.ok:
+                        ref.apply(move)
+                    assert trial.try_apply_for(seat, move) == want, (seat, move)
+                    assert trial.to_json() == ref.to_json()
+                    made += want.ok
+                    refused += not want.ok
+                    # the same move as a transcript entry: made at once only when judge passes it
+                    # with no field its type does not take; else the state is left alone
+                    trial = GAME.state_from_json(data)
+                    entry = {**move, "player": seat} if type(move) is dict else move
+                    if trial.try_make_entry(entry):
+                        assert want.ok and not unknown_fields(GAME.id, move), (seat, move)
+                        assert trial.to_json() == ref.to_json()
+                        at_once += 1
+                    else:
+                        assert trial.to_json() == data
+                trial, ref = GAME.state_from_json(data), GAME.state_from_json(data)
+                assert trial.try_apply(move) == judge(ref, ref.current_player(), move)
+            state.apply(legal[rng.randrange(len(legal) - 1)])
+    assert made > 60 and refused > 500 and at_once > 0.7 * made, (made, refused, at_once)
+
+
+def test_the_engines_move_fields_are_the_schemas() -> None:
+    """try_make_entry makes a move whose fields are its type's in the engine (MOVE_FIELDS): the
+    validator, which skips its own field check then, reads them from the move schema."""
+    from rules.twin_tower_city.engine import MOVE_FIELDS
+    from tts_builder.transcript import move_fields
+    assert move_fields(GAME.id) == MOVE_FIELDS

@@ -109,9 +109,10 @@ def _result_well_formed(result: Any) -> bool:
     return "scores" not in result or isinstance(result["scores"], list)
 
 
-def envelope_well_formed(data: dict[str, Any]) -> bool:
-    """True when ``data`` surely meets ``transcript-v1.schema.json`` (each move's seat included):
-    the schema's requirements checked by hand, a fraction of jsonschema's cost on every transcript.
+def envelope_well_formed(data: dict[str, Any], entries: bool = True) -> bool:
+    """True when ``data`` surely meets ``transcript-v1.schema.json`` (each move's seat included,
+    unless not ``entries``: :func:`entry_well_formed` is then the caller's to ask): the schema's
+    requirements checked by hand, a fraction of jsonschema's cost on every transcript.
     Stricter than the schema where that is simpler (``1.0`` for an integer): False sends the
     transcript to jsonschema, which finds and words the error, or finds none.
 
@@ -135,13 +136,27 @@ def envelope_well_formed(data: dict[str, Any]) -> bool:
             return False
     if not isinstance(moves, list):
         return False
-    for entry in moves:  # each entry an object with a seat (_seat, inlined: it runs per move)
+    for entry in moves if entries else ():  # each entry an object with a seat (entry_well_formed, inlined)
         if not isinstance(entry, dict):
             return False
         seat = entry.get("player")
         if type(seat) is not int or seat < 0:
             return False
     return "result" not in data or _result_well_formed(data["result"])
+
+
+def entry_well_formed(entry: Any) -> bool:
+    """True when one entry of a transcript's moves meets the envelope schema: an object with a
+    seat (the move itself is the game's to judge)."""
+    return isinstance(entry, dict) and _seat(entry.get("player"))
+
+
+def check_entries(moves: list[Any], source: str, start: int = 0) -> None:
+    """Raise :func:`parse_transcript`'s InputError for the first entry of ``moves`` that is not
+    well formed (:func:`entry_well_formed`) when one from ``start`` on is not."""
+    for entry in moves[start:]:
+        if not entry_well_formed(entry):
+            _raise_first(_move_shape_errors(moves), source)
 
 
 @lru_cache(maxsize=None)
@@ -202,12 +217,37 @@ def split_move(entry: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     return player, move
 
 
-def parse_transcript(data: Any, source: str) -> tuple[Game, State, list[Any]]:
+def _raise_first(errors: list[jsonschema.ValidationError], source: str) -> None:
+    """Raise the InputError naming the first of ``errors`` (when there is one)."""
+    if errors:
+        err = errors[0]
+        where = "/".join(str(p) for p in err.absolute_path) or "(root)"
+        raise InputError(f"{source}: field {where}: {err.message}")
+
+
+def _start(data: dict[str, Any], source: str) -> tuple[Game, State]:
+    """The game and its start state of an envelope found well formed."""
+    try:
+        game = rules.get_game(data["game"])
+    except rules.UnknownGame as exc:
+        raise InputError(f"{source}: field game: {exc}") from None
+    try:
+        state = game.new_state(options=data.get("options") or {}, setup=data["setup"],
+                               num_players=len(data["players"]))
+    except SetupError as exc:
+        raise InputError(f"{source}: field setup/options: {exc}") from None
+    return game, state
+
+
+def parse_transcript(data: Any, source: str, *, entries_later: bool = False) -> tuple[Game, State, list[Any]]:
     """Check the envelope; return the game, its start state and the raw moves.
 
     Raises InputError (one line naming ``source`` and the field) when ``data``
     is not a usable transcript. Moves are not judged here: a malformed move is
-    an illegal move, reported by the replay.
+    an illegal move, reported by the replay. With ``entries_later`` the moves' entries
+    (each an object with a seat) are left to the caller, which checks each before it uses it
+    and the rest when it stops early (:func:`check_entries`): the validator, which reads each
+    entry anyway. An error in them is still raised before one of the game or setup.
     """
     if not isinstance(data, dict):
         raise InputError(f"{source}: not a transcript (the root is not a JSON object)")
@@ -219,23 +259,17 @@ def parse_transcript(data: Any, source: str) -> tuple[Game, State, list[Any]]:
     if isinstance(moves, list) and len(moves) > MAX_TRANSCRIPT_MOVES:
         raise InputError(f"{source}: field moves: {len(moves)} moves, above the limit of {MAX_TRANSCRIPT_MOVES}")
     errors: list[jsonschema.ValidationError] = []
-    if not envelope_well_formed(data):  # jsonschema only to find and word what is wrong
+    if not envelope_well_formed(data, entries=not entries_later):  # jsonschema only to find and word what is wrong
         errors = sorted(_envelope_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
         if not errors:
             errors = _move_shape_errors(data["moves"])
-    if errors:
-        err = errors[0]
-        where = "/".join(str(p) for p in err.absolute_path) or "(root)"
-        raise InputError(f"{source}: field {where}: {err.message}")
+    _raise_first(errors, source)
     try:
-        game = rules.get_game(data["game"])
-    except rules.UnknownGame as exc:
-        raise InputError(f"{source}: field game: {exc}") from None
-    try:
-        state = game.new_state(options=data.get("options") or {}, setup=data["setup"],
-                               num_players=len(data["players"]))
-    except SetupError as exc:
-        raise InputError(f"{source}: field setup/options: {exc}") from None
+        game, state = _start(data, source)
+    except Exception:
+        if entries_later:
+            check_entries(data["moves"], source)  # the entries' error first, as without entries_later
+        raise
     names = [p.get("name") for p in data["players"]]
     if all(isinstance(n, str) and n for n in names) and len(set(names)) == len(names):
         state.name_seats(names)  # messages name the seats as the transcript does

@@ -23,7 +23,7 @@ from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
 from tts_builder.sources import Source, expand_one
-from tts_builder.transcript import move_fields, parse_transcript, unknown_fields
+from tts_builder.transcript import check_entries, move_fields, parse_transcript, unknown_fields
 
 SAVE_STATE_KEY = "transcript"
 #: the order in which result fields are compared (then the game's detail, sorted).
@@ -169,7 +169,7 @@ def _result_order(keys: Iterable[str]) -> list[str]:
     return [k for k in _RESULT_ORDER if k in keys] + sorted(k for k in keys if k not in _RESULT_ORDER)
 
 
-_PLAIN = (str, int, bool, type(None))  # compared by ==, once their types are the same
+_PLAIN = frozenset({str, int, bool, type(None)})  # compared by ==, once their types are the same
 
 
 def _same_json(a: Any, b: Any) -> bool:
@@ -186,7 +186,7 @@ def _same_json(a: Any, b: Any) -> bool:
     if ta is dict:
         if a.keys() != b.keys():
             return False
-        pairs: Iterable[tuple[Any, Any]] = ((v, b[k]) for k, v in a.items())
+        pairs: Iterable[tuple[Any, Any]] = zip(a.values(), map(b.__getitem__, a))  # no generator frame
     elif ta is list:
         if len(a) != len(b):
             return False
@@ -266,7 +266,9 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
                   options: Mapping[str, Any] | None = None) -> Report:
     """Replay one transcript (or save); InputError when it cannot be used at all."""
     transcript = extract_transcript(data, source)
-    game, state, moves = parse_transcript(transcript, source)
+    # each entry's envelope checked here, as it is read (a transcript with one that is not well
+    # formed is still unusable: InputError, whatever is judged before it)
+    game, state, moves = parse_transcript(transcript, source, entries_later=True)
     report = Report(file=source, game=game.id, moves_total=len(moves),
                     recorded_result=transcript.get("result"),
                     players=[str(p.get("name", "")) for p in transcript["players"]])
@@ -275,14 +277,24 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
     move_format = game.rules.get("move-format")
     fields = move_fields(game.id)
     # judge_apply's own shortcut, its test hoisted out of the loop: a game judging moves once
-    # (try_apply) when the seat is the one to move
-    once = type(state).check_for is State.check_for
+    # (try_apply) when the seat is the one to move; a game with its own try_apply_for (judge_apply's
+    # way, the seat tested on its fast paths) is asked that for every move
+    once = type(state).check_for is State.check_for and type(state).try_apply_for is State.try_apply_for
     current, is_terminal, try_apply = state.current_player, state.is_terminal, state.try_apply
     try_apply_for = state.try_apply_for  # judge_apply's other way
     no_extra: list[str] = []  # shared, never changed
+    # the game's one-pass judgement of a whole entry, where it has one (the commonest moves, made
+    # without splitting the entry or checking its fields here)
+    made_at_once = state.try_make_entry if type(state).try_make_entry is not State.try_make_entry else None
     for index, entry in enumerate(moves):
+        if made_at_once is not None and made_at_once(entry):
+            continue  # a well-formed entry, its move made
+        if not isinstance(entry, dict):
+            check_entries(moves, source, index)  # raises: not an object
         move = dict(entry)  # split_move, inlined: it runs per move
         player = move.pop("player", None)
+        if type(player) is not int or player < 0:  # entry_well_formed, inlined: it runs per move
+            check_entries(moves, source, index)  # raises, but for a seat the schema takes (1.0)
         mtype = move.get("type")
         known = fields.get(mtype) if isinstance(mtype, str) else None
         extra = no_extra if known is None or move.keys() <= known else unknown_fields(game.id, move)
@@ -296,6 +308,8 @@ def validate_data(data: Any, source: str, *, lenient: bool = False, players: int
         if verdict.ok and not extra:
             continue  # the usual move: nothing to note
         report.moves_checked = index + 1
+        if not verdict.ok or not lenient:  # the replay stops here: the entries after are not read
+            check_entries(moves, source, index + 1)
         if verdict.ok and not lenient:
             # after the engine's judgement, whose rule is more precise where it reads the field
             # (a Skip card declared with a "flip" is refused under "flip")

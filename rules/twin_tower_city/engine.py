@@ -346,8 +346,9 @@ class TwinTowerCity(Game):
         """The options resolved (:meth:`resolve_options`) for ``num_players`` seats (by default 4 with
         teams, else 2; :meth:`_player_options`): a new dict, remembered by the options' names, types
         and values (a transcript's games share them)."""
-        try:
-            key: Any = (num_players, tuple((k, type(v), v) for k, v in (options or {}).items()))
+        try:  # the values' types too (True == 1); tuples made by map and zip, no generator frame
+            values = (options or {}).values()
+            key: Any = (num_players, tuple(zip((options or {}).keys(), map(type, values), values)))
             known = self._resolved.get(key)
         except TypeError:  # an unhashable value: resolve_options words what is wrong
             key, known = None, None
@@ -686,49 +687,77 @@ class TTCState(State):
         self._make(plan)
 
     def try_apply(self, move: Any) -> Verdict:
-        # _validate's shortcuts for a Battle card and a nullify move, and _make's for them,
-        # inlined (most moves); anything else goes the long way
-        if type(move) is dict and len(move) == 2:
-            mtype = move.get("type")
-            phase = self._phase
-            if mtype == "play-battle" and phase == "play":
-                cid: Any = move.get("card")
-                placements = _PLACEMENTS.get(cid) if type(cid) is str else None
-                if placements is not None:  # a Battle card
-                    step = self._step
-                    p = self._order[step]
-                    hand = self._hands[p]
-                    try:
-                        hand.remove(cid)  # one scan of the hand (was a test, then the removal)
-                    except ValueError:  # not in the hand: _validate words the refusal
-                        pass
-                    else:
-                        _place(self._table, self._warriors, self._items, placements[p], 2 if step < self._n else 3)
-                        if step + 1 < len(self._order):
-                            self._step = step + 1
-                        else:
-                            self._after_play()
-                        return _LEGAL
-            elif mtype == "nullify-items" and phase == "nullify":
-                chosen = move.get("items")
-                side = self._decider
-                if type(chosen) is list and len(chosen) == self._need and side is not None:
-                    taken = self._nullify_indexes(side, chosen)
-                    if taken is not None:
-                        self._nullify(side, taken)
-                        return _LEGAL
-        elif type(move) is dict and len(move) == 3 and self._phase == "play":
-            # _validate's shortcut for an Army or Warrior card, taken here (one call fewer)
-            mtype = move.get("type")
-            plan = self._army_plan(move) if mtype == "play-army" else \
-                self._warrior_plan(move) if mtype == "play-warrior" else None
-            if plan is not None:
-                self._make(plan)
-                return _LEGAL
+        player = self.current_player()
+        if player is None:  # the game over (refused), or a loaded state stuck in nullify
+            return self._judge_once(move)
+        return self.try_apply_for(player, move)  # its fast paths are for the seat to move
+
+    def _judge_once(self, move: Any) -> Verdict:
+        """:meth:`State.try_apply`'s way: :meth:`_validate`, then the plan made when legal."""
         verdict, plan = self._validate(move)
         if verdict.ok:
             self._make(plan)
         return verdict
+
+    def try_apply_for(self, player: Any, move: Any) -> Verdict:
+        """:meth:`State.try_apply_for`: a move by the seat to move is judged once and made (as
+        :func:`rules.core.judge_apply` does); any other takes :func:`rules.core.judge`'s way."""
+        # the transcript entry that the seat and the move make (a move with a field "player" of its
+        # own is not one: the long way refuses it)
+        if type(move) is dict and "player" not in move and self.try_make_entry({**move, "player": player}):
+            return _LEGAL
+        if type(player) is int and self._phase != "over" and player == self.current_player():
+            return self._judge_once(move)  # judge passes the seat: check's verdict
+        return super().try_apply_for(player, move)  # judge's way, which words the refusal
+
+    def try_make_entry(self, entry: Any) -> bool:
+        """:meth:`State.try_make_entry`: a well-formed legal Battle, Army or Warrior play or nullify
+        move by the seat to move. The checks of :meth:`_validate`'s shortcuts and :meth:`_make`'s
+        work for a Battle card and a nullify move are written out (most moves; the validator asks
+        this for every move)."""
+        if type(entry) is not dict:
+            return False
+        player = entry.get("player")
+        if type(player) is not int:  # judge refuses a bool seat (True == 1); no seat, no entry
+            return False
+        size = len(entry) - 1  # the move's fields: with its type's present, it has no other
+        if size == 2:
+            mtype = entry.get("type")
+            phase = self._phase
+            if mtype == "play-battle" and phase == "play":
+                cid: Any = entry.get("card")
+                placements = _PLACEMENTS.get(cid) if type(cid) is str else None
+                step = self._step
+                p = self._order[step]
+                if placements is not None and p == player:  # a Battle card, played by the seat to move
+                    hand = self._hands[p]
+                    try:
+                        hand.remove(cid)  # one scan of the hand (was a test, then the removal)
+                    except ValueError:  # not in the hand: _validate words the refusal
+                        return False
+                    _place(self._table, self._warriors, self._items, placements[p], 2 if step < self._n else 3)
+                    if step + 1 < len(self._order):
+                        self._step = step + 1
+                    else:
+                        self._after_play()
+                    return True
+            elif mtype == "nullify-items" and phase == "nullify":
+                chosen = entry.get("items")
+                side = self._decider
+                if type(chosen) is list and len(chosen) == self._need and side is not None \
+                        and player == self._side.index(side):  # current_player, written out
+                    taken = self._nullify_indexes(side, chosen)
+                    if taken is not None:
+                        self._nullify(side, taken)
+                        return True
+        elif size == 3 and self._phase == "play" and self._order[self._step] == player:
+            mtype = entry.get("type")
+            plan = self._army_plan(entry) if mtype == "play-army" else \
+                self._warrior_plan(entry) if mtype == "play-warrior" else None
+            if plan is not None:
+                self._make(plan)
+                return True
+        return False
 
     def _make(self, plan: Plan) -> None:
         """Carry out the plan :meth:`_validate` made of a legal move."""
@@ -832,7 +861,8 @@ class TTCState(State):
 
     def _warrior_plan(self, move: JSONDict) -> Plan | None:
         """The plan of a well-formed legal Warrior play, every check of :meth:`_judge` for one, in
-        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it)."""
+        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it).
+        Its fields are read one by one: ``move`` may be a transcript entry (with a ``player``)."""
         cid, token = move.get("card"), move.get("replace")
         card = _WARRIOR_CARDS.get(cid) if type(cid) is str else None
         if card is None or type(token) is not str or token == cid:
@@ -847,7 +877,8 @@ class TTCState(State):
 
     def _army_plan(self, move: JSONDict) -> Plan | None:
         """The plan of a well-formed legal Army play, every check of :meth:`_judge` for one, in
-        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it)."""
+        plain JSON types only; None for anything else (left to :meth:`_judge`, which words it).
+        Its fields are read one by one: ``move`` may be a transcript entry (with a ``player``)."""
         cid = move.get("card")
         card = _ARMY_CARDS.get(cid) if type(cid) is str else None
         swaps = move.get("swaps")
@@ -1067,14 +1098,15 @@ class TTCState(State):
         if self._phase != "over":
             return None
         won = dict.fromkeys(SIDES, 0)
-        power = dict.fromkeys(SIDES, 0)
+        dark = light = 0  # the sides' power
         for r in self._rounds:  # one pass (was a sum per side and figure)
             winner = r["winner"]
             if isinstance(winner, str) and winner in won:
                 won[winner] += 1
             totals = r["totals"]
-            for s in SIDES:
-                power[s] += int(totals[s])
+            dark += int(totals["dark"])
+            light += int(totals["light"])
+        power = {"dark": dark, "light": light}  # SIDES' order
         winning: str | None
         if self._forfeited is not None:
             winning, reason = OTHER_SIDE[self._side[self._forfeited]], "forfeit"

@@ -399,6 +399,14 @@ def environment_shares(roster: Roster, cards: Mapping[str, Card]) -> dict[str, t
     return answer
 
 
+def _strongest(powers: list[int], n: int) -> int:
+    """The sum of the ``n`` largest of ``powers`` (which it may reorder and shorten)."""
+    if len(powers) > n:
+        powers.sort()
+        del powers[:len(powers) - n]
+    return sum(powers)
+
+
 def default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Mapping[str, Any]],
                    warriors: Mapping[str, Sequence[Mapping[str, Any]]],
                    items: Mapping[str, Sequence[Mapping[str, Any]]],
@@ -410,13 +418,11 @@ def default_totals(roster: Roster, cards: Mapping[str, Card], table: Sequence[Ma
     if tops is None:
         tops = side_tops(roster, warriors)
     dark, light = tops["dark"], tops["light"]
-    totals = {"dark": sum(dark.values()), "light": sum(light.values())}
-    for side, own, opposing in (("dark", dark, light), ("light", light, dark)):
-        powers = counted_item_powers(roster, items[side], own, opposing)
-        if len(powers) > len(own):
-            powers.sort()
-            del powers[:len(powers) - len(own)]
-        totals[side] += sum(powers)
+    # the two sides written out: a loop over them costs more than what it runs
+    dark_items = counted_item_powers(roster, items["dark"], dark, light)
+    light_items = counted_item_powers(roster, items["light"], light, dark)
+    totals = {"dark": sum(dark.values()) + _strongest(dark_items, len(dark)),
+              "light": sum(light.values()) + _strongest(light_items, len(light))}
     shares = _SHARES[2] if _SHARES and _SHARES[0] is roster and _SHARES[1] is cards \
         else environment_shares(roster, cards)
     for play in table:
