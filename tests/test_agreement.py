@@ -279,3 +279,16 @@ def test_a_disagreement_reads_the_same_whatever_order_lua_gave_its_keys():
              for lua in (verdict, shuffled)}
     assert len(texts) == 1
     assert '"message":"no","ok":false,"rule":"two-and-two/wild"' in texts.pop()
+
+
+def test_a_setup_changed_in_place_is_caught_at_the_end_of_the_game():
+    """Two & Two's state writer keeps the setup's text while the state holds the same setup
+    table; rules that change its deck in place (here: its first card, at move 5) agree move by
+    move, and the whole state written by U.json at the end of the game shows the change."""
+    old = "  s.moves = s.moves + 1"
+    new = old + "\n  if s.moves == 5 then s.setup.deck[1] = 'c0000' end"
+    report = _run_patched("two-and-two", old, new, games=3)
+    assert not report.agree
+    d = report.disagreements[0]
+    assert d.kind == "state" and '"deck":["c0000"' in d.lua and "U.json at the end of the game" in d.lua
+    assert '"deck":["c0000"' not in d.python

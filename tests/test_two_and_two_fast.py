@@ -42,7 +42,7 @@ def test_lua_state_json_writes_what_u_json_writes_in_played_games(lua):
         if lstate is None or state.to_json()["moves"] == 0:
             lstate = lua.new_state(state.setup(), state.options())
         text = sb.call(lua.rules.state_json, lstate)
-        assert text == lua.state_json(lstate) == canonical_json(state.to_json())
+        assert text == sb.call(lua.rules.json, lstate) == canonical_json(state.to_json())
         checked += 1
         if move is None:
             lstate = None
@@ -62,9 +62,11 @@ ODD = [
     "s.discard = { 'c1200', 'quote\"d' }",
     "s.discard = { [2] = 'c1200' }",
     "s.discard = U.as_object({})",
-    "s.setup.deck[1] = 7",
-    # an id list changed in place to other ids (its cached text must not be written)
-    "s.setup.deck[1], s.setup.deck[2] = s.setup.deck[2], s.setup.deck[1]",
+    # (a new setup table each: the writer keeps the text of the setup table it wrote, see below)
+    "s.setup = U.copy(s.setup); s.setup.deck[1] = 7",
+    # an id list changed to other ids (its cached text, a copy of the same list, must not be written)
+    "s.setup = U.copy(s.setup); s.setup.deck[1], s.setup.deck[2] = s.setup.deck[2], s.setup.deck[1]",
+    "s.deck[1], s.deck[2] = s.deck[2], s.deck[1]",
     "s.deck[#s.deck] = nil",
     "s.hands[1][1] = s.deck[1]",
     "s.hands[2][#s.hands[2] + 1] = s.deck[1]",
@@ -75,7 +77,7 @@ ODD = [
     "s.options.denied_symbol_to_hand = 0",
     "s.options.extra = { 1 }",
     "s.options = { deny_window = 'always' }",
-    "s.setup.extra = true",
+    "s.setup = U.copy(s.setup); s.setup.extra = true",
     "s.setup = { deck = {} }",
     "s.setup = {}",
     "s.stack = { { card = 'c1200', orientation = 'sideways' } }",
@@ -121,7 +123,24 @@ def test_lua_state_json_writes_any_other_shape_as_u_json_does(lua, change):
     sb.call("change", lstate, lua.rules.U)
     if "U.as_" not in change and "setmetatable" not in change:  # a tag alone may write the same text
         assert sb.call(lua.rules.state_json, lstate) != before, "the change took"
-    assert sb.call(lua.rules.state_json, lstate) == lua.state_json(lstate)
+    assert sb.call(lua.rules.state_json, lstate) == sb.call(lua.rules.json, lstate)  # U.json's text
+
+
+def test_lua_state_json_keeps_the_setups_text_while_the_state_holds_the_same_setup_table(lua):
+    """A game's setup never changes: the writer keeps its text by the table's identity (check-lua
+    writes the whole state with U.json at each game's end, which shows rules that changed it in
+    place: test_agreement). A setup table replaced by one with other contents is written anew."""
+    sb = lua.sandbox
+    state = GAME.new_state(seed=4)
+    lstate = lua.new_state(state.setup(), state.options())
+    before = sb.call(lua.rules.state_json, lstate)
+    sb.execute("function change(s) s.setup.deck[1], s.setup.deck[2] = s.setup.deck[2], s.setup.deck[1] end",
+               "in-place.lua")
+    sb.call("change", lstate)
+    assert sb.call(lua.rules.state_json, lstate) == before != sb.call(lua.rules.json, lstate)
+    sb.execute("function replace(s, U) s.setup = U.copy(s.setup) end", "replace.lua")
+    sb.call("replace", lstate, lua.rules.U)
+    assert sb.call(lua.rules.state_json, lstate) == sb.call(lua.rules.json, lstate) != before
 
 
 def test_lua_placement_error_on_bytes_answers_as_the_engine_for_every_pair(lua):
