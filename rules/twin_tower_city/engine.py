@@ -702,9 +702,10 @@ class TTCState(State):
     def try_apply_for(self, player: Any, move: Any) -> Verdict:
         """:meth:`State.try_apply_for`: a move by the seat to move is judged once and made (as
         :func:`rules.core.judge_apply` does); any other takes :func:`rules.core.judge`'s way."""
-        # the transcript entry that the seat and the move make (a move with a field "player" of its
-        # own is not one: the long way refuses it)
-        if type(move) is dict and "player" not in move and self.try_make_entry({**move, "player": player}):
+        # try_make_entry's fast paths, on the move as it is (a move with a field "player" of its own
+        # is no entry's: the long way refuses it)
+        if type(move) is dict and type(player) is int and "player" not in move \
+                and self._make_at_once(player, move, len(move)):
             return _LEGAL
         if type(player) is int and self._phase != "over" and player == self.current_player():
             return self._judge_once(move)  # judge passes the seat: check's verdict
@@ -720,12 +721,16 @@ class TTCState(State):
         player = entry.get("player")
         if type(player) is not int:  # judge refuses a bool seat (True == 1); no seat, no entry
             return False
-        size = len(entry) - 1  # the move's fields: with its type's present, it has no other
-        if size == 2:
-            mtype = entry.get("type")
+        return self._make_at_once(player, entry, len(entry) - 1)
+
+    def _make_at_once(self, player: int, move: JSONDict, size: int) -> bool:
+        """:meth:`try_make_entry` for ``player``'s ``move`` of ``size`` fields (a transcript entry's
+        fields besides its seat, read one by one): made when a fast path finds it legal."""
+        if size == 2:  # the move's fields: with its type's present, it has no other
+            mtype = move.get("type")
             phase = self._phase
             if mtype == "play-battle" and phase == "play":
-                cid: Any = entry.get("card")
+                cid: Any = move.get("card")
                 placements = _PLACEMENTS.get(cid) if type(cid) is str else None
                 step = self._step
                 p = self._order[step]
@@ -742,7 +747,7 @@ class TTCState(State):
                         self._after_play()
                     return True
             elif mtype == "nullify-items" and phase == "nullify":
-                chosen = entry.get("items")
+                chosen = move.get("items")
                 side = self._decider
                 if type(chosen) is list and len(chosen) == self._need and side is not None \
                         and player == self._side.index(side):  # current_player, written out
@@ -751,9 +756,9 @@ class TTCState(State):
                         self._nullify(side, taken)
                         return True
         elif size == 3 and self._phase == "play" and self._order[self._step] == player:
-            mtype = entry.get("type")
-            plan = self._army_plan(entry) if mtype == "play-army" else \
-                self._warrior_plan(entry) if mtype == "play-warrior" else None
+            mtype = move.get("type")
+            plan = self._army_plan(move) if mtype == "play-army" else \
+                self._warrior_plan(move) if mtype == "play-warrior" else None
             if plan is not None:
                 self._make(plan)
                 return True
