@@ -38,14 +38,9 @@ def _schema_valid(data: Any) -> bool:
     return not any(True for _ in SCHEMA_VALIDATOR.iter_errors(data))
 
 
-def _paths(value: Any, parts: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    yield parts
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _paths(item, parts + (key,))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _paths(item, parts + (i,))
+def _paths(value: Any) -> Iterator[tuple[Any, ...]]:
+    """The path of every value inside ``value`` (the save check's own walk)."""
+    return (parts for parts, _item in savecheck._walk_values(value))
 
 
 def _variants(base: dict[str, Any], rng: random.Random, count: int) -> Iterator[dict[str, Any]]:
