@@ -497,16 +497,12 @@ def _check_transcript_stepwise(game_id: str, transcript: dict[str, Any], lua: Lu
                                report: AgreementReport, rng: random.Random, mutants_per_move: int) -> bool:
     """:func:`check_transcript` one Lua call per step (decoding the moves, each check, the move,
     the state's JSON): the checker the fast one stands for, which words every disagreement."""
-    game = rules.get_game(game_id)
-    listed = transcript.get("players")
-    state = game.new_state(setup=transcript["setup"], options=transcript["options"],
-                           num_players=len(listed) if isinstance(listed, list) else None)
-    seats = state.num_players()
     try:
-        lstate = lua.new_state(transcript["setup"], transcript["options"])
+        state, lstate = _start(game_id, transcript, lua)  # Python's first: its errors are not Lua's
     except LuaSandboxError as exc:
         report.disagreements.append(Disagreement(seed, -1, None, None, "lua-error", "new game", str(exc)))
         return False
+    seats = state.num_players()
     data = state.to_json()  # the state's JSON, made once per move: mutants' values, then the comparison
     for index, entry in enumerate(transcript["moves"]):
         player, move = split_move(entry)
