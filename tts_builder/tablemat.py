@@ -20,7 +20,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from tts_builder.art.render import fit_text, font, png_bytes
-from tts_builder.art.source import FontFile, load_fonts
+from tts_builder.art.source import BoardArt, FontFile, TableArt, load_art_source, load_fonts, load_table_art
 from tts_builder.save import PLAYER_COLORS, BoardSpec, Face, Panel, Rect, TableLayout, Zone, kit_images
 
 RGB = tuple[int, int, int]
@@ -75,6 +75,7 @@ class _Canvas:
         self.colors = {k: _hex(v) for k, v in mat.colors.items()}
         self.img = Image.new("RGB", self.size, self.colors["background"])
         self.fonts = table_fonts(layout.game_id)
+        self.art = load_table_art(layout.game_id)
 
     def px(self, units: float) -> int:
         return max(1, round(units * self.ppu))
@@ -246,15 +247,46 @@ def render_mat(layout: TableLayout) -> Image.Image:
         pic = _zone_picture(c, zone)
         c.img.paste(pic, (left, top), pic)
         slot = zone_inks(layout, zone)[2]
+        if not _cards_fit(zone, card_w, card_h):  # snap points for tokens, not cards: no card outlines
+            continue                              # (they would run through the zone's label)
         for x, z in zone.snap_positions():  # where a card lands
             box = c.box((x - card_w / 2, z - card_h / 2, x + card_w / 2, z + card_h / 2))
             draw.rounded_rectangle(box, radius=c.px(0.15), outline=slot, width=max(1, c.px(0.025)))
+    for board in layout.boards:
+        caption = c.art.board(board.name).caption
+        if caption:
+            _caption(c, board, caption)
     for placement in layout.decks:  # cards laid out one by one (e.g. reference cards)
         w, h = placement.footprint(layout.card)
         for x, z in placement.spread:
             box = c.box((x - w / 2, z - h / 2, x + w / 2, z + h / 2))
             draw.rounded_rectangle(box, radius=c.px(0.12), outline=outline, width=max(1, c.px(0.025)))
     return c.img
+
+
+def _cards_fit(zone: Zone, card_w: float, card_h: float) -> bool:
+    """Whether a card outline at every snap point of ``zone`` lies inside the zone."""
+    x0, z0, x1, z1 = zone.rect
+    eps = 1e-6
+    return all(x0 - eps <= x - card_w / 2 and x + card_w / 2 <= x1 + eps and z0 - eps <= z - card_h / 2
+               and z + card_h / 2 <= z1 + eps for x, z in zone.snap_positions())
+
+
+#: A board caption's height on the mat, in table units, and its gap from the board.
+CAPTION_H, CAPTION_GAP = 1.0, 0.15
+
+
+def caption_rect(board: BoardSpec) -> Rect:
+    """Where the mat prints a board's caption: a band just beyond the board's far (+z) edge."""
+    x, z = board.center
+    w, d = board.size
+    top = z + d / 2 + CAPTION_GAP
+    return (x - w / 2, top, x + w / 2, top + CAPTION_H)
+
+
+def _caption(c: _Canvas, board: BoardSpec, caption: str) -> None:
+    draw = ImageDraw.Draw(c.img)
+    _text(draw, caption, c.box(caption_rect(board)), c.colors["text"], c.px(0.8), face=c.fonts.label)
 
 
 def render_mat_png(layout: TableLayout) -> bytes:
@@ -265,14 +297,23 @@ def render_mat_png(layout: TableLayout) -> bytes:
 def render_thumbnail(layout: TableLayout, size: int = 256) -> Image.Image:
     """A square thumbnail of the mat, for games whose art has no thumbnail. With boards, the
     boards and the pieces laid out on the table are drawn on it and the picture is the square
-    around them (a board game's face is its board)."""
+    around them (a board game's face is its board); the game's name (``metadata.game_mode``) is
+    printed under the picture."""
     mat = render_mat(layout)
     if layout.boards:
         mat = _laid_out(layout, mat)
-    scale = size / max(mat.size)
+    title = str(layout.metadata.get("game_mode", "")).upper()
+    band = round(size * 0.17) if title else 0
+    room = size - band
+    scale = room / max(mat.size)
     small = mat.resize((max(1, round(mat.width * scale)), max(1, round(mat.height * scale))), Image.Resampling.LANCZOS)
-    out = Image.new("RGB", (size, size), _hex(layout.mat.colors["background"]))
-    out.paste(small, ((size - small.width) // 2, (size - small.height) // 2))
+    colors = {k: _hex(v) for k, v in layout.mat.colors.items()}
+    out = Image.new("RGB", (size, size), colors["background"])
+    out.paste(small, ((size - small.width) // 2, (room - small.height) // 2))
+    if title:
+        fonts = table_fonts(layout.game_id)
+        _text(ImageDraw.Draw(out), title, (6, room, size - 6, size - 4), colors["outline"], band - 10,
+              face=fonts.label)
     return out
 
 
@@ -295,7 +336,7 @@ def _laid_out(layout: TableLayout, mat: Image.Image) -> Image.Image:
         boxes.append((left, top, left + pic.width, top + pic.height))
 
     for board in layout.boards:
-        paste(render_board(board, c.fonts), board.center, board.size, board.rotation_y)
+        paste(render_board(board, c.fonts, c.art.board(board.name)), board.center, board.size, board.rotation_y)
     for piece in layout.pieces:
         where = piece.position
         if piece.cell is not None:
@@ -321,10 +362,24 @@ def cell_label_ink(board: BoardSpec, attrs: Mapping[str, Any]) -> RGB:
     return ink_on(_hex(board.cells.color_of(attrs)), _DARK_INK, ((255, 255, 255),))
 
 
-def render_board(board: BoardSpec, fonts: TableFonts = TableFonts()) -> Image.Image:
+def cell_texts(board: BoardSpec, art: BoardArt) -> dict[str, str]:
+    """What each cell of ``board`` says: its id, its number (1.. left to right from the top row, as a
+    track is read), or nothing (``art.cell_labels``; nothing either when the board has no labels)."""
+    labels = art.cell_labels or ("ids" if board.labels else "none")
+    if labels == "none":
+        return {}
+    cells = list(board.grid)
+    if labels == "numbers":
+        order = sorted(cells, key=lambda cell: (-round(cell.center[1], 6), round(cell.center[0], 6)))
+        return {cell.id: str(n) for n, cell in enumerate(order, 1)}
+    return {cell.id: cell.id for cell in cells}
+
+
+def render_board(board: BoardSpec, fonts: TableFonts = TableFonts(), art: BoardArt = BoardArt()) -> Image.Image:
     """A board picture from its grid: cells filled by the cell colour rule, edges (when the
-    board has an ``edges`` rule) drawn centre to centre in its colours, cell ids as labels. The image
-    covers the board's ``size`` at ``pixels_per_unit``, top = board-local +z."""
+    board has an ``edges`` rule) drawn centre to centre in its colours (outlined and round-ended as
+    ``art`` asks), the cells' :func:`cell_texts` as labels. The image covers the board's ``size`` at
+    ``pixels_per_unit``, top = board-local +z."""
     w, d = board.size
     ppu = board.pixels_per_unit
     size = (math.ceil(w * ppu), math.ceil(d * ppu))
@@ -343,24 +398,42 @@ def render_board(board: BoardSpec, fonts: TableFonts = TableFonts()) -> Image.Im
     width = max(1, round(board.edge_width * s * ppu))
     edge_colors = board.edges
     if edge_colors is not None:  # a board draws its edges only when it has an edges rule
-        for edge in grid.edges():
-            a, b = grid.cell(edge.a).center, grid.cell(edge.b).center
-            draw.line((px(*a), px(*b)), fill=_hex(edge_colors.color_of(edge.attrs)), width=width)
-    if board.labels:
+        edges = [(px(*grid.cell(e.a).center), px(*grid.cell(e.b).center), _hex(edge_colors.color_of(e.attrs)))
+                 for e in grid.edges()]
+        if art.edge_outline is not None:  # every bridge's outline first, so crossings stay one shape each
+            ring = max(2, width // 5)
+            for a, b, _ in edges:
+                _bar(draw, a, b, width + 2 * ring, _hex(art.edge_outline), art.round_caps)
+        for a, b, colour in edges:
+            _bar(draw, a, b, width, colour, art.round_caps)
+    texts = cell_texts(board, art)
+    if texts:
         cell_px = round(grid.cell_size * s * ppu)
         for cell in grid:
             cx, cz = px(*cell.center)
             half = cell_px // 3
             if board.label_corner:  # a third of the cell wide, in its top-left corner
                 cx, cz, half = cx - cell_px / 2 + cell_px / 5, cz - cell_px / 2 + cell_px / 6, cell_px // 6
-            _text(draw, cell.id, (round(cx - half), round(cz - half), round(cx + half), round(cz + half)),
+            _text(draw, texts[cell.id], (round(cx - half), round(cz - half), round(cx + half), round(cz + half)),
                   cell_label_ink(board, cell.attrs), max(8, cell_px // 4), face=fonts.label)
     return img
 
 
-def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = TableFonts()) -> Image.Image:
-    """One face of a piece: the shape filled with the face colour, its label centred.
-    ``cutout`` (tokens, which TTS cuts out of the image) leaves the outside transparent."""
+def _bar(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], width: int, colour: RGB,
+         round_caps: bool) -> None:
+    """A straight bar from ``a`` to ``b``, with round ends (a disc at each end) when asked."""
+    draw.line((a, b), fill=colour, width=width)
+    if round_caps:
+        r = width / 2
+        for x, y in (a, b):
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+
+
+def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = TableFonts(),
+                symbol: Image.Image | None = None) -> Image.Image:
+    """One face of a piece: the shape filled with the face colour, its label centred (or, with a
+    ``symbol`` picture, the symbol on a light disc and the label under it). ``cutout`` (tokens, which
+    TTS cuts out of the image) leaves the outside transparent."""
     n = PIECE_PX
     img = Image.new("RGBA", (n, n), (0, 0, 0, 0) if cutout else _hex(face.color) + (255,))
     draw = ImageDraw.Draw(img)
@@ -376,21 +449,53 @@ def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = Tab
         draw.rounded_rectangle((4, 4, n - 5, n - 5), radius=n // 8, fill=fill, outline=edge, width=6)
     else:
         draw.rectangle((4, 4, n - 5, n - 5), fill=fill, outline=edge, width=6)
-    _text(draw, face.label, (n // 6, n // 6, n - n // 6, n - n // 6), _hex(face.text_color), n // 3, wrap=True,
-          face=fonts.label)
+    if symbol is not None:
+        disc = (n * 0.2, n * 0.1, n * 0.8, n * 0.7)
+        draw.ellipse(disc, fill=_SYMBOL_DISC + (255,), outline=edge, width=4)
+        inset = round(n * 0.07)
+        box = (round(disc[0]) + inset, round(disc[1]) + inset, round(disc[2]) - inset, round(disc[3]) - inset)
+        pic = symbol.convert("RGBA").resize((box[2] - box[0], box[3] - box[1]), Image.Resampling.LANCZOS)
+        img.alpha_composite(pic, box[:2])
+        _text(draw, face.label, (n // 8, round(n * 0.71), n - n // 8, round(n * 0.9)), _hex(face.text_color),
+              n // 7, face=fonts.label)
+    else:
+        _text(draw, face.label, (n // 6, n // 6, n - n // 6, n - n // 6), _hex(face.text_color), n // 3, wrap=True,
+              face=fonts.label)
     return img if cutout else img.convert("RGB")
+
+
+#: The light disc an animal symbol is drawn on (the species card's paper).
+_SYMBOL_DISC: RGB = (244, 239, 224)
+
+
+def symbol_pictures(game_id: str, art: TableArt, px: int = PIECE_PX) -> dict[str, Image.Image]:
+    """Each face label's symbol (``art.face_symbols``) drawn from the art source's shape, ``px`` square,
+    transparent around it."""
+    if not art.face_symbols:
+        return {}
+    from tts_builder.art.render import draw_shape
+    source = load_art_source(game_id)
+    out = {}
+    for label, name in art.face_symbols.items():
+        img = Image.new("RGBA", (px, px), (0, 0, 0, 0))
+        draw_shape(source, name, img, (0, 0, px, px))
+        out[label] = img
+    return out
 
 
 def render_kit_pictures(layout: TableLayout) -> dict[str, Image.Image]:
     """Every kit image (:func:`tts_builder.save.kit_images`) by file name, not yet encoded."""
     out: dict[str, Image.Image] = {}
     fonts = table_fonts(layout.game_id)
+    art = load_table_art(layout.game_id)
+    symbols = symbol_pictures(layout.game_id, art)
     for board in layout.boards:
-        out[board.image] = render_board(board, fonts)
+        out[board.image] = render_board(board, fonts, art.board(board.name))
     for piece in layout.pieces:
         cutout = piece.kind == "token" and len(piece.faces) == 1
         for side, face in enumerate(piece.faces):
-            out[piece.image(side)] = render_face(face, piece.shape, cutout=cutout, fonts=fonts)
+            out[piece.image(side)] = render_face(face, piece.shape, cutout=cutout, fonts=fonts,
+                                                 symbol=symbols.get(face.label))
     for st in layout.stacks:
         for side, face in enumerate(st.faces):
             out[st.image(side)] = render_face(face, st.shape, cutout=False, fonts=fonts)

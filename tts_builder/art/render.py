@@ -558,6 +558,19 @@ class _Painter:
         img.paste(pic, (px, py), pic)
 
 
+def draw_shape(source: ArtSource, name: str, img: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """Paint the art source's shape ``name`` into ``box`` of ``img`` (for pictures that are not cards: the
+    table kit's tokens). Line widths in the shape scale with the box as on a 30 mm wide card area."""
+    shape = source.shapes.get(name)
+    if shape is None:
+        raise InputError(f"{source.origin}: no shape {name!r}")
+    ctx = card_context(source, next(iter(source.layouts.values())), None, None)
+    layers = _Resolver(source).layers(shape["layers"], ctx, f"{source.origin}: shapes.{name}.layers")
+    painter = _Painter(source, 1)
+    painter.px_per_mm = (box[2] - box[0]) / 30
+    painter.shape(img, {"shape": {"aspect": shape.get("aspect"), "layers": layers}}, box, 0)
+
+
 def draw_resolved(source: ArtSource, card: ResolvedCard, *, guides: bool = False,
                   cut: bool = False) -> Image.Image:
     """Paint a :class:`ResolvedCard`: an RGB image at the source DPI, bleed included.

@@ -292,7 +292,7 @@ def mm_to_px(mm: float, dpi: float) -> int:
 # --------------------------------------------------------------------------- strict reading
 
 _TOP_KEYS = {"format", "name", "components", "context", "tables", "fonts", "dpi", "supersample", "palette", "shapes",
-             "layouts", "kinds", "decks", "standalone", "tts", "thumbnail", "comment"}
+             "layouts", "kinds", "decks", "standalone", "tts", "thumbnail", "table", "comment"}
 _LAYOUT_KEYS = {"extends", "size_mm", "bleed_mm", "safe_mm", "background", "vars", "let", "layers", "comment"}
 _COMMON_LAYER_KEYS = {"type", "when", "repeat", "comment"}
 LAYER_KEYS: dict[str, set[str]] = {
@@ -607,6 +607,76 @@ def load_fonts(game_id: str, *, root: Traversable | Path | None = None) -> dict[
     return _load_fonts(spec.get("fonts", {}), base, origin)
 
 
+@dataclass(frozen=True)
+class BoardArt:
+    """How the table kit draws one board (art.json ``table.boards.<name>``): what the cells say
+    (``ids``, ``numbers`` 1.. read left to right from the top row, or ``none``), a caption the mat
+    prints above the board, and an outline and round caps for its edges (bridges)."""
+
+    cell_labels: str = ""  # "": ids when table.json's board has labels, else none
+    caption: str | None = None
+    edge_outline: str | None = None
+    round_caps: bool = False
+
+
+@dataclass(frozen=True)
+class TableArt:
+    """The drawing choices of the table kit (art.json ``table``): per board a :class:`BoardArt`, and
+    ``face_symbols``: a piece face's label -> the art source shape drawn on it (an animal)."""
+
+    boards: Mapping[str, BoardArt] = field(default_factory=dict)
+    face_symbols: Mapping[str, str] = field(default_factory=dict)
+
+    def board(self, name: str) -> BoardArt:
+        return self.boards.get(name, BoardArt())
+
+
+_CELL_LABELS = ("ids", "numbers", "none")
+
+
+def _table_art(raw: Any, origin: str, shapes: Mapping[str, Any] | None) -> TableArt:
+    t = _obj(raw, "table", origin)
+    _keys(t, {"boards", "face_symbols", "comment"}, "table", origin)
+    boards: dict[str, BoardArt] = {}
+    for name, b in _obj(t.get("boards", {}), "table.boards", origin).items():
+        where = f"table.boards.{name}"
+        b = _obj(b, where, origin)
+        _keys(b, {"cell_labels", "caption", "edge_outline", "edge_caps", "comment"}, where, origin)
+        labels = _str(b["cell_labels"], f"{where}.cell_labels", origin) if "cell_labels" in b else ""
+        if labels and labels not in _CELL_LABELS:
+            raise InputError(f"{origin}: {where}.cell_labels: expected one of {', '.join(_CELL_LABELS)}")
+        caps = _str(b.get("edge_caps", "square"), f"{where}.edge_caps", origin)
+        if caps not in ("square", "round"):
+            raise InputError(f"{origin}: {where}.edge_caps: expected square or round")
+        outline = _str(b["edge_outline"], f"{where}.edge_outline", origin) if "edge_outline" in b else None
+        if outline is not None:
+            try:
+                ImageColor.getrgb(outline)
+            except ValueError:
+                raise InputError(f"{origin}: {where}.edge_outline: {outline!r} is not a colour") from None
+        boards[name] = BoardArt(labels, _str(b["caption"], f"{where}.caption", origin) if "caption" in b else None,
+                                outline, caps == "round")
+    symbols: dict[str, str] = {}
+    for label, shape in _obj(t.get("face_symbols", {}), "table.face_symbols", origin).items():
+        name = _str(shape, f"table.face_symbols.{label}", origin)
+        if shapes is not None and name not in shapes:
+            raise InputError(f"{origin}: table.face_symbols.{label}: no shape {name!r} in 'shapes'")
+        symbols[label] = name
+    return TableArt(boards, symbols)
+
+
+def load_table_art(game_id: str, *, root: Traversable | Path | None = None) -> TableArt:
+    """The table kit's drawing choices in ``art_src/<game_id>/art.json`` (defaults when it has none)."""
+    base = art_root() if root is None else root
+    art_file = base / game_id / ART_FILE
+    if not _KEY_RE.match(game_id) or not art_file.is_file():
+        return TableArt()
+    origin = f"art_src/{game_id}/{ART_FILE}"
+    spec = _obj(parse_json_text(art_file.read_text(encoding="utf-8"), origin), "top level", origin)
+    shapes = spec.get("shapes", {})
+    return _table_art(spec.get("table", {}), origin, shapes if isinstance(shapes, Mapping) else {})
+
+
 def load_art_source(game_id: str, *, root: Traversable | Path | None = None) -> ArtSource:
     """Read and check ``<root>/<game_id>/art.json`` and the component rows it names."""
     base = art_root() if root is None else root
@@ -664,6 +734,7 @@ def load_art_source(game_id: str, *, root: Traversable | Path | None = None) -> 
             _check_layer(prim, f"{where}.layers[{n}]", origin, primitive_only=True)
         shapes[name] = shape
     layouts = _resolve_layouts(_obj(spec.get("layouts"), "layouts", origin), origin)
+    _table_art(spec.get("table", {}), origin, shapes)
     fonts = _load_fonts(spec.get("fonts", {}), base, origin)
     for layout in layouts.values():
         for n, layer in enumerate(layout.layers):
