@@ -89,12 +89,10 @@ def texts(source: Any, key: str) -> list[str]:
 
 
 def link_line(roster: Roster, item: str, kind: str, warrior: str) -> str:
-    """How a bonus link reads under its "+5" badge: "with Pedro Peter", "vs Light Warrior X?" (assumed:
-    the roster's "(placeholder)" suffix dropped, a "?" instead)."""
-    assumed = any(link["item"] == item and link["warrior"] == warrior and link["provenance"] == "assumed"
-                  for link in load_data()["bonus_links"])
+    """How a bonus link reads beside its "+5" badge: "with Pedro Peter", "vs Light Warrior X" (the roster's
+    "(placeholder)" suffix dropped; an assumed link is marked by its orange badge, no bare "?")."""
     name = roster.warrior_name[warrior].replace(" (placeholder)", "")
-    return f"{kind} {name}{'?' if assumed else ''}"
+    return f"{kind} {name}"
 
 
 def battle_halves(source: Any, key: str) -> dict[str, list[str]]:
@@ -219,7 +217,7 @@ def test_b02_worked_example_card_text(source: Any) -> None:
                                "Virus", "6", "+5", "with Doctor Sickle", "+5", "vs Don Triumph"]
     assert regions["band"] == ["ENVIRONMENT - LIGHT", "Cityscape East", "1"]
     assert regions["light"] == ["FORCES OF LIGHT", "random bonus +2", "WARRIOR", "Don Triumph", "9", "ITEM",
-                                "The Constitution", "8", "+5", "with Light Warrior X?", "unofficial", "b02"]
+                                "The Constitution", "8", "+5", "with Light Warrior X", "unofficial", "b02"]
 
 
 def test_army_and_warrior_cards(source: Any, roster: Roster, cards: dict[str, Card]) -> None:
@@ -269,8 +267,8 @@ def test_placeholders_and_assumed_links_are_marked(source: Any, cards: dict[str,
         shown = texts(source, card.id)
         want = sum(1 for e in entries if e in assumed)
         assert shown.count("PLACEHOLDER") == want, card.id
-        # an assumed link: an orange "+5" badge and a "?" after the warrior's name
-        assert sum(1 for t in shown if t.startswith(("with ", "vs ")) and t.endswith("?")) == links, card.id
+        # an assumed link: an orange "+5" badge (counted below); no line ends in a bare "?"
+        assert not any(t.endswith("?") for t in shown), card.id
         row = source.row(card.id)
         drawn = resolve_card(source, source.layout_for(row), row, deck="deck").layers
         badges = [layer for layer in drawn if layer["type"] == "rect" and layer.get("fill") == tag]

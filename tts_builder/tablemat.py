@@ -13,12 +13,14 @@ Output is deterministic: the same layout gives byte-identical PNG bytes.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from tts_builder.art import legibility
 from tts_builder.art.render import fit_text, font, png_bytes
 from tts_builder.art.source import BoardArt, FontFile, TableArt, load_art_source, load_fonts, load_table_art
 from tts_builder.save import PLAYER_COLORS, BoardSpec, Face, Panel, Rect, TableLayout, Zone, kit_images
@@ -42,19 +44,8 @@ def table_fonts(game_id: str) -> TableFonts:
     return TableFonts(body, fonts.get("bold", body))
 
 
-def relative_luminance(rgb: RGB) -> float:
-    """WCAG 2 relative luminance of an sRGB colour."""
-    def channel(v: int) -> float:
-        c = v / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (channel(v) for v in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast_ratio(a: RGB, b: RGB) -> float:
-    """WCAG 2 contrast ratio of two colours (1 to 21; 4.5 is the minimum for normal text)."""
-    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
+relative_luminance = legibility.luminance
+contrast_ratio = legibility.contrast
 
 
 def _hex(color: str) -> RGB:
@@ -96,15 +87,21 @@ def _text(draw: ImageDraw.ImageDraw, text: str, box: tuple[int, int, int, int], 
     w, h = right - left, bottom - top
     if w <= 0 or h <= 0:
         return
-    fitted = fit_text(text, w, h, size_px=size_px, min_size_px=max(8, size_px // 3), wrap=wrap, align="center",
-                      face=face)
+    size_px = max(size_px, legibility.MIN_EM_PX)
+    fitted = fit_text(text, w, h, size_px=size_px, min_size_px=max(legibility.MIN_EM_PX, size_px // 3), wrap=wrap,
+                      align="center", face=face)
     x = left + (w - fitted.width) // 2 - fitted.bbox[0]
     if valign == "top":
         y = top - fitted.bbox[1]
     else:
         y = top + (h - fitted.height) // 2 - fitted.bbox[1]
-    draw.multiline_text((x, y), fitted.text, fill=color, font=font(fitted.size_px, face), spacing=fitted.spacing_px,
-                        align="center")
+    fnt = font(fitted.size_px, face)
+    if legibility.recording() is not None:
+        mask = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(mask).multiline_text((x - left, y - top), fitted.text, fill=255, font=fnt,
+                                            spacing=fitted.spacing_px, align="center")
+        legibility.note_text(draw._image, mask, (left, top), color, fitted.size_px, text, fitted.fits)
+    draw.multiline_text((x, y), fitted.text, fill=color, font=fnt, spacing=fitted.spacing_px, align="center")
 
 
 #: How far a card slot's outline goes from the zone colour towards the hint colour (contrast >= 3:1).
@@ -197,10 +194,23 @@ def _zone_picture(c: _Canvas, zone: Zone) -> Image.Image:
               face=c.fonts.text)
     else:  # a card area: label along the top, hint along the bottom
         band = c.px(0.62)
+        # a hint gets two lines of the smallest legible size when one line is too narrow for it
+        side = line + 1  # the hint may use the zone's width up to its border (narrow zones)
+        hint_band = max(band, round(2.6 * legibility.MIN_EM_PX) if _too_wide(zone.hint, w - 2 * side, c) else band)
         _text(draw, zone.label, (pad, pad, w - pad, band), label_ink, label_px, face=c.fonts.label)
-        _text(draw, zone.hint, (pad, h - band, w - pad, h - pad), hint_ink, hint_px, wrap=True,
+        _text(draw, zone.hint, (side, h - hint_band, w - side, h - pad), hint_ink, hint_px, wrap=True,
               face=c.fonts.text)
-    return pic.rotate(180) if zone.facing % 2 else pic
+    if zone.facing % 2:
+        turned = pic.rotate(180)
+        legibility.moved(pic, turned, (0, 0), turned=True)
+        return turned
+    return pic
+
+
+def _too_wide(text: str, width: int, c: _Canvas) -> bool:
+    """Whether ``text`` on one line at the smallest legible size is wider than ``width`` pixels."""
+    fitted = fit_text(text, width, 10 ** 6, size_px=legibility.MIN_EM_PX, face=c.fonts.text)
+    return not fitted.fits
 
 
 def _panel(c: _Canvas, panel: Panel) -> None:
@@ -229,7 +239,9 @@ def _panel(c: _Canvas, panel: Panel) -> None:
         else:
             _text(draw, panel.text, (left + pad, bottom - c.px(1.6), right - pad, bottom - pad), c.colors["hint"],
                   c.px(0.3), wrap=True, face=c.fonts.text)
-    c.img.paste(area.rotate(180) if panel.facing % 2 else area, box[:2])
+    done = area.rotate(180) if panel.facing % 2 else area
+    c.img.paste(done, box[:2])
+    legibility.moved(area, c.img, box[:2], turned=bool(panel.facing % 2))
 
 
 def render_mat(layout: TableLayout) -> Image.Image:
@@ -246,6 +258,7 @@ def render_mat(layout: TableLayout) -> Image.Image:
         left, top, _, _ = c.box(zone.rect)
         pic = _zone_picture(c, zone)
         c.img.paste(pic, (left, top), pic)
+        legibility.moved(pic, c.img, (left, top))
         slot = zone_inks(layout, zone)[2]
         if not _cards_fit(zone, card_w, card_h):  # snap points for tokens, not cards: no card outlines
             continue                              # (they would run through the zone's label)
@@ -261,6 +274,12 @@ def render_mat(layout: TableLayout) -> Image.Image:
         for x, z in placement.spread:
             box = c.box((x - w / 2, z - h / 2, x + w / 2, z + h / 2))
             draw.rounded_rectangle(box, radius=c.px(0.12), outline=outline, width=max(1, c.px(0.025)))
+    rec = legibility.recording()
+    if rec is not None:
+        for what, ratio in mat_contrasts(layout):
+            if "card slots" in what:
+                rec.marks_checked.append((f"mat: {what}", ratio))
+    legibility.settle(c.img)
     return c.img
 
 
@@ -406,6 +425,7 @@ def render_board(board: BoardSpec, fonts: TableFonts = TableFonts(), art: BoardA
                 _bar(draw, a, b, width + 2 * ring, _hex(art.edge_outline), art.round_caps)
         for a, b, colour in edges:
             _bar(draw, a, b, width, colour, art.round_caps)
+        _note_edge_marks(board, art, {colour for _, _, colour in edges})
     texts = cell_texts(board, art)
     if texts:
         cell_px = round(grid.cell_size * s * ppu)
@@ -416,7 +436,30 @@ def render_board(board: BoardSpec, fonts: TableFonts = TableFonts(), art: BoardA
                 cx, cz, half = cx - cell_px / 2 + cell_px / 5, cz - cell_px / 2 + cell_px / 6, cell_px // 6
             _text(draw, texts[cell.id], (round(cx - half), round(cz - half), round(cx + half), round(cz + half)),
                   cell_label_ink(board, cell.attrs), max(8, cell_px // 4), face=fonts.label)
+    legibility.settle(img)
     return img
+
+
+def _note_edge_marks(board: BoardSpec, art: BoardArt, colours: set[RGB]) -> None:
+    """The bridges are what a move turns on: each colour must stand out from the cells (itself or
+    through its outline) and from every other bridge colour (3:1)."""
+    rec = legibility.recording()
+    if rec is None:
+        return
+    cells = {_hex(board.cells.color_of(cell.attrs)) for cell in board.grid}
+    outline = _hex(art.edge_outline) if art.edge_outline else None
+    for colour in sorted(colours):
+        for cell in sorted(cells):
+            best = max(contrast_ratio(colour, cell), contrast_ratio(outline, cell) if outline else 0.0)
+            rec.marks_checked.append((f"board {board.name}: bridge {_hex_text(colour)} on cell {_hex_text(cell)}", best))
+        for other in sorted(colours):
+            if other > colour:
+                rec.marks_checked.append((f"board {board.name}: bridge {_hex_text(colour)} against {_hex_text(other)}",
+                                          contrast_ratio(colour, other)))
+
+
+def _hex_text(rgb: RGB) -> str:
+    return "#%02x%02x%02x" % rgb
 
 
 def _bar(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], width: int, colour: RGB,
@@ -456,11 +499,21 @@ def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = Tab
         box = (round(disc[0]) + inset, round(disc[1]) + inset, round(disc[2]) - inset, round(disc[3]) - inset)
         pic = symbol.convert("RGBA").resize((box[2] - box[0], box[3] - box[1]), Image.Resampling.LANCZOS)
         img.alpha_composite(pic, box[:2])
-        _text(draw, face.label, (n // 8, round(n * 0.71), n - n // 8, round(n * 0.9)), _hex(face.text_color),
-              n // 7, face=fonts.label)
+        rec = legibility.recording()
+        if rec is not None:  # the symbol's ink: its commonest dark solid colour
+            solid = Counter(px[:3] for px in symbol.get_flattened_data()
+                            if px[3] == 255 and relative_luminance(px[:3]) < relative_luminance(_SYMBOL_DISC) / 2)
+            if solid:
+                ink = solid.most_common(1)[0][0]
+                rec.mark(f"symbol on {face.label}: ink {_hex_text(ink)} on its disc", ink, _SYMBOL_DISC)
+        band = (round(n * 0.1), round(n * 0.72), n - round(n * 0.1), round(n * 0.9))
+        draw.rounded_rectangle(band, radius=(band[3] - band[1]) // 2, fill=_SYMBOL_DISC + (255,), outline=edge, width=3)
+        _text(draw, face.label, (band[0] + 8, band[1] + 4, band[2] - 8, band[3] - 3),
+              ink_on(_SYMBOL_DISC, _hex(face.text_color), ()), n // 8, face=fonts.label)
     else:
-        _text(draw, face.label, (n // 6, n // 6, n - n // 6, n - n // 6), _hex(face.text_color), n // 3, wrap=True,
-              face=fonts.label)
+        _text(draw, face.label, (n // 6, n // 6, n - n // 6, n - n // 6),
+              ink_on(_hex(face.color), _hex(face.text_color), ()), n // 3, wrap=True, face=fonts.label)
+    legibility.settle(img)
     return img if cutout else img.convert("RGB")
 
 
@@ -490,14 +543,17 @@ def render_kit_pictures(layout: TableLayout) -> dict[str, Image.Image]:
     art = load_table_art(layout.game_id)
     symbols = symbol_pictures(layout.game_id, art)
     for board in layout.boards:
-        out[board.image] = render_board(board, fonts, art.board(board.name))
+        with legibility.table_picture(board.image, 1 / board.pixels_per_unit):
+            out[board.image] = render_board(board, fonts, art.board(board.name))
     for piece in layout.pieces:
         cutout = piece.kind == "token" and len(piece.faces) == 1
         for side, face in enumerate(piece.faces):
-            out[piece.image(side)] = render_face(face, piece.shape, cutout=cutout, fonts=fonts,
-                                                 symbol=symbols.get(face.label))
+            with legibility.table_picture(piece.image(side), piece.size / PIECE_PX):
+                out[piece.image(side)] = render_face(face, piece.shape, cutout=cutout, fonts=fonts,
+                                                     symbol=symbols.get(face.label))
     for st in layout.stacks:
         for side, face in enumerate(st.faces):
-            out[st.image(side)] = render_face(face, st.shape, cutout=False, fonts=fonts)
+            with legibility.table_picture(st.image(side), st.size / PIECE_PX):
+                out[st.image(side)] = render_face(face, st.shape, cutout=False, fonts=fonts)
     assert list(out) == kit_images(layout)
     return out

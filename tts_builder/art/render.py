@@ -37,6 +37,7 @@ from jinja2 import StrictUndefined, Template, TemplateError, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from tts_builder.art import legibility
 from tts_builder.art.source import RGB, ArtSource, ComponentRow, FontFile, Layout, canonical_digest, mm_to_px
 from tts_builder.errors import InputError
 from tts_builder.fileio import atomic_write_bytes
@@ -101,7 +102,7 @@ def card_context(source: ArtSource, layout: Layout, row: ComponentRow | None, de
     fields = dict(row.fields) if row is not None else {}
     # the environment's globals first (a row's field of the same name wins, as in Template.render)
     ctx = {**_ENV.globals, **fields, "row": fields, "game": dict(source.game), "tables": source.tables,
-           "vars": dict(layout.vars), "deck": deck}
+           "vars": dict(layout.vars), "deck": deck, "readable_on": _readable_on(source)}
     for name, expression in layout.let.items():
         where = f"{source.origin}: layouts.{layout.name}.let.{name}"
         try:
@@ -112,6 +113,19 @@ def card_context(source: ArtSource, layout: Layout, row: ComponentRow | None, de
             raise InputError(f"{where}: expression {expression!r} is undefined")
         ctx[name] = value
     return ctx
+
+
+def _readable_on(source: ArtSource) -> Callable[..., str]:
+    """``readable_on(ground, ink, ...)`` in templates: the first ink (a palette name or a colour) with
+    4.5:1 contrast on ``ground``, else the one with the most (text on a data-coloured band)."""
+    def pick(ground: str, *inks: str) -> str:
+        base = source.color(str(ground), "readable_on")
+        ratios = [(legibility.contrast(source.color(str(ink), "readable_on"), base), str(ink)) for ink in inks]
+        for ratio, ink in ratios:
+            if ratio >= legibility.TEXT_CONTRAST:
+                return ink
+        return max(ratios)[1]
+    return pick
 
 
 # --------------------------------------------------------------------------- fonts and text
@@ -532,6 +546,8 @@ class _Painter:
         px = box[0] + (bw - mask_w) // 2 + ix
         py = box[1] + (bh - mask_h) // 2 + iy
         colour = layer["color"]
+        legibility.note_text(img, mask, (px, py), (colour[0], colour[1], colour[2]), fitted.size_px, text,
+                             fitted.fits)
         img.paste((colour[0], colour[1], colour[2]), (px, py, px + mask.width, py + mask.height), mask)
 
     def image(self, img: Image.Image, layer: Mapping[str, Any], box: tuple[int, int, int, int]) -> None:
@@ -592,6 +608,7 @@ def draw_resolved(source: ArtSource, card: ResolvedCard, *, guides: bool = False
     # The cut box starts at the (rounded) bleed offset so it lands on whole pixels.
     mapper = _Mapper(geo.cut[0] * ss, geo.cut[1] * ss, k, k, k, named, shift)
     _Painter(source, ss).paint(img, card.layers, mapper)
+    legibility.settle(img)
     if shift:
         return img
     if ss > 1:
