@@ -501,8 +501,13 @@ def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = Tab
         img.alpha_composite(pic, box[:2])
         rec = legibility.recording()
         if rec is not None:  # the symbol's ink: its commonest dark solid colour
-            solid = Counter(px[:3] for px in symbol.get_flattened_data()
-                            if px[3] == 255 and relative_luminance(px[:3]) < relative_luminance(_SYMBOL_DISC) / 2)
+            dark = relative_luminance(_SYMBOL_DISC) / 2
+            solid: Counter[RGB] = Counter()
+            for px in symbol.get_flattened_data():
+                assert isinstance(px, tuple)
+                rgb = (px[0], px[1], px[2])
+                if px[3] == 255 and relative_luminance(rgb) < dark:
+                    solid[rgb] += 1
             if solid:
                 ink = solid.most_common(1)[0][0]
                 rec.mark(f"symbol on {face.label}: ink {_hex_text(ink)} on its disc", ink, _SYMBOL_DISC)

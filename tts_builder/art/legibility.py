@@ -183,6 +183,7 @@ def note_text(img: Image.Image, mask: Image.Image, at: tuple[int, int], ink: RGB
     counts: Counter[RGB] = Counter()
     for colour, keep in zip(under.get_flattened_data(), solid.get_flattened_data(), strict=True):
         if keep:
+            assert isinstance(colour, tuple)
             counts[(colour[0], colour[1], colour[2])] += 1
     total = sum(counts.values())
     grounds = [(c, n / total) for c, n in counts.most_common() if total and n / total >= GROUND_SHARE]
