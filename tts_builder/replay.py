@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from rules.core import JSONDict, State, Verdict, judge_apply, name_in
+from tts_builder import gamewords
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file
 from tts_builder.transcript import parse_transcript, split_move, unknown_fields
@@ -41,10 +42,11 @@ class Step:
     move: Any
     text: str
     verdict: Verdict
+    events: list[str] = field(default_factory=list)  # what the move ended ("Round 2 ends: ...")
 
     def to_json(self) -> JSONDict:
         return {"number": self.number, "player": self.player, "move": self.move, "text": self.text,
-                "verdict": self.verdict.to_json()}
+                "verdict": self.verdict.to_json(), "events": self.events}
 
 
 @dataclass
@@ -91,6 +93,10 @@ class Trace:
         """How the text names ``player``, as validate's text does."""
         return self.report.seat(player)
 
+    def result_lines(self) -> list[str]:
+        """The result's numbers in the game's words (:func:`tts_builder.gamewords.result_lines`)."""
+        return gamewords.result_lines(self.game_id, self.report.result, self.seat_names)
+
 
 def _describe(state: State, player: Any, move: Any, names: list[str]) -> str:
     """The move in words, naming the seat first (unless the game's words already do)."""
@@ -113,12 +119,13 @@ def trace_data(data: Any, source: str, *, lenient: bool = False) -> Trace:
     seat_names = report.seat_names
     views = [state.table_view()]
     steps: list[Step] = []
+    rounds: list[Any] = []
     for index, entry in enumerate(moves):
         player, move = split_move(entry)
         if lenient:
             extra = unknown_fields(game.id, move)
             move = {k: v for k, v in move.items() if k not in extra}
-        text = _describe(state, player, move, seat_names)
+        text = gamewords.move_words(game.id, state, move, _describe(state, player, move, seat_names))
         violation = by_move.get(index)
         verdict = judge_apply(state, player, move) if violation is None else None
         if violation is not None or verdict is None or not verdict.ok:
@@ -127,7 +134,8 @@ def trace_data(data: Any, source: str, *, lenient: bool = False) -> Trace:
             assert verdict is not None
             steps.append(Step(index + 1, player, move, text, verdict))
             break
-        steps.append(Step(index + 1, player, move, text, verdict))
+        events, rounds = gamewords.round_lines(game.id, rounds, state)
+        steps.append(Step(index + 1, player, move, text, verdict, events))
         views.append(state.table_view())
     return Trace(file=source, game_id=game.id, game_name=game.name,
                  players=players,
@@ -158,16 +166,17 @@ def _zone_text(zone: Mapping[str, Any], seat_names: list[str]) -> str:
     return f"{zone_label(zone, seat_names)}{down}: {', '.join(words) if words else '(empty)'}"
 
 
-def view_lines(view: Mapping[str, Any], seat_names: list[str], mover: Any = None) -> list[str]:
-    """A position in words, one fact a line: whose turn, scores, facts, zones, board cells; the
-    zones of seat ``mover`` (who made a refused move) are marked."""
+def view_lines(view: Mapping[str, Any], seat_names: list[str], mover: Any = None, *,
+               scores_label: str = "Scores") -> list[str]:
+    """A position in words, one fact a line: whose turn, scores (labelled by what they count),
+    facts, zones, board cells; the zones of seat ``mover`` (who made a refused move) are marked."""
     out: list[str] = []
     turn = view.get("turn")
     out.append(f"To decide: {name_in(turn, seat_names)}" if turn is not None
                else "To decide: nobody (the game is over)")
     scores = view.get("scores")
     if scores:
-        out.append("Scores: " + ", ".join(f"{name_in(s, seat_names)} {v}" for s, v in enumerate(scores)))
+        out.append(f"{scores_label}: " + ", ".join(f"{name_in(s, seat_names)} {v}" for s, v in enumerate(scores)))
     out += [f"{name_in(seat, seat_names)}: {fact}" for seat, fact in enumerate(view.get("seats") or []) if fact]
     out += [str(line) for line in view.get("lines", [])]
     out += [_zone_text(z, seat_names) + ("   <- the refused move's player" if mover is not None and z.get("seat") == mover
@@ -208,6 +217,7 @@ def show_text(trace: Trace, at: int | None = None) -> str:
     for step in trace.steps:
         mark = "" if step.verdict.ok else f"   <- ILLEGAL [{step.verdict.rule}]"
         out.append(f"  {step.number:>{width}}. {step.text}{mark}")
+        out += [f"  {'':>{width}}  {event}" for event in step.events]
     if not trace.steps:
         out.append("  (no moves)")
     refused = trace.refused
@@ -227,8 +237,12 @@ def show_text(trace: Trace, at: int | None = None) -> str:
         where = "the start" if n == 0 else f"move {n}"
         out.append(f"Position after {where} (organiser's view, every hand shown):")
     mover = refused.player if refused is not None and at is None else None
-    out += [f"  {line}" for line in view_lines(trace.views[n], trace.seat_names, mover)]
+    out += [f"  {line}" for line in view_lines(trace.views[n], trace.seat_names, mover,
+                                               scores_label=gamewords.view_scores_label(trace.game_id))]
     out.append("")
+    result = trace.result_lines()
+    if result:
+        out += ["Result:", *[f"  {line}" for line in result], ""]
     out.append(f"Verdict: {trace.verdict_text()}")
     return "\n".join(out)
 
@@ -237,7 +251,7 @@ def show_json(trace: Trace, at: int | None = None) -> JSONDict:
     n = show_position(trace, at)
     return {"file": trace.file, "game": trace.game_id, "players": trace.players, "options": trace.options,
             "moves": [s.to_json() for s in trace.steps], "at": n, "position": trace.views[n],
-            "hidden_shown": True, "report": trace.report.to_json()}
+            "hidden_shown": True, "report": trace.report.to_json(), "result_lines": trace.result_lines()}
 
 
 # --------------------------------------------------------------------------- replay (a web page)
@@ -391,10 +405,11 @@ def page_data(trace: Trace) -> JSONDict:
         "game": trace.game_id, "players": trace.players, "seats": trace.seat_names, "options": trace.options,
         "steps": [{"number": s.number, "player": s.player, "text": s.text, "ok": s.verdict.ok,
                    "rule": s.verdict.rule, "message": s.verdict.message, "section": s.verdict.section,
-                   "penalty": s.verdict.penalty} for s in trace.steps],
+                   "penalty": s.verdict.penalty, "events": s.events} for s in trace.steps],
         "views": trace.views,
         "verdict": report.verdict, "summary": trace.verdict_text(), "violations": violations,
-        "result": report.result_text(), "finished": report.finished,
+        "result": report.result_text(), "result_lines": trace.result_lines(), "finished": report.finished,
+        "scores_label": gamewords.view_scores_label(trace.game_id),
         "images": images.uris, "cards": faces, "backs": backs, "boards": board_art, "pieces": piece_art,
     }
 

@@ -1085,7 +1085,7 @@ class SmittenState(State):
             zones += [view_zone("face down", [c], h, face_down=True) for h, c in enumerate(s["down"]) if c]
         zones.append(view_zone("Deck", s["deck"], face_down=True))
         zones.append(view_zone("Set aside", s["set_aside"], face_down=not s["set_aside_up"]))
-        lines = [f"Phase: {s['phase']}", f"Cards placed: {self.placed()} of {WIN_CARDS}"]
+        lines = [f"Phase: {s['phase']}", f"Cards placed: {self.placed()} ({WIN_CARDS} to win)"]
         if s["played"]:
             lines.append(f"Played: {s['played']} in grid {s['played_grid']}")
         return {"zones": zones, "boards": boards, "scores": None, "seats": None,
