@@ -104,3 +104,25 @@ def test_moves_say_what_they_rescued_and_chose() -> None:
 def test_result_words_for_an_unfinished_game_are_empty() -> None:
     assert result_lines("two-by-two", None, ["A", "B"]) == []
     assert _plural(1, "point") == "1 point" and _plural(18, "card placed") == "18 cards placed"
+
+
+def test_show_draws_boards_as_text() -> None:
+    trace = trace_data(play_game("obren-buttons", 2, num_players=2), "t.json")
+    text = show_text(trace)
+    lines = text.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("  Board board:"))
+    at += 1
+    while lines[at].startswith("      "):  # the cell list's wrapped lines
+        at += 1
+    grid = lines[at:at + 4]
+    assert all(len(row.split()) == 4 for row in grid), grid  # 4 x 4, a code or "." per cell
+    cells = trace.views[-1]["boards"][0]["cells"]
+    for row_n, row in enumerate(grid, 1):
+        for col, code in zip("abcd", row.split(), strict=True):
+            piece = (cells.get(f"{col}{row_n}") or {}).get("piece")
+            assert code == ("." if piece is None else piece[0].upper() + piece.split("-")[1]), (col, row_n, code)
+    assert "(Bn black n, Wn white n)" in text
+    island = show_text(trace_data(play_game("two-by-two", 2, num_players=2), "t.json"))
+    rows = [ln for ln in island.splitlines() if ln.startswith("    ") and ("~" in ln or "#" in ln)]
+    assert len(rows) >= 13  # the island's 13 rows of hexes
+    assert max(len(ln) for ln in island.splitlines()) <= 400  # no 1,800-character line

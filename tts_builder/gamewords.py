@@ -196,3 +196,67 @@ def move_words(game_id: str, state: Any, move: Any, text: str) -> str:
         return words(state, move, text)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         return text  # a move the words cannot read keeps the engine's words
+
+
+# --------------------------------------------------------------------------- boards as text
+
+#: What an empty cell of a kind shows in a diagram (cells without a kind: ".").
+_EMPTY_CELL = {"sea": "~", "ark-space": "#"}
+
+
+def piece_code(piece: str, face_down: bool = False) -> str:
+    """Two characters for a piece id in a board diagram: "B2" (black-2), "Do" (doves-4; "do" face
+    down), "AR" (ark-red), "~~" (a water token), a card id as it is ("1a")."""
+    name, _, suffix = piece.rpartition("-")
+    if not name:
+        code = piece[:2]
+    elif name == "water":
+        return "~~"
+    elif suffix.isdigit():
+        code = name[0].upper() + suffix if name in ("black", "white") else name[:1].upper() + name[1:2]
+    else:
+        code = name[:1].upper() + suffix[:1].upper()
+    return code.lower() if face_down else code
+
+
+def board_diagram(grid: Any, cells: Mapping[str, Mapping[str, Any]]) -> tuple[list[str], dict[str, str]]:
+    """A board as text: each cell's :func:`piece_code` (or its card, or its kind's mark when empty)
+    where the grid puts it, top row first (hex rows offset by half a cell), and the legend of the
+    codes used (code -> piece name)."""
+    placed = list(grid)
+    if not placed:
+        return [], {}
+    rows = sorted({round(c.center[1], 3) for c in placed}, reverse=True)
+    step = grid.cell_size
+    x0 = min(c.center[0] for c in placed)
+    half = any(abs(((c.center[0] - x0) / step) % 1 - 0.5) < 0.01 for c in placed)  # hex rows: half steps
+    unit = step / 2 if half else step
+    width = 2 if half else 4
+    lines = []
+    legend: dict[str, str] = {}
+    for z in rows:
+        line = ""
+        for cell in sorted((c for c in placed if round(c.center[1], 3) == z), key=lambda c: c.center[0]):
+            at = round((cell.center[0] - x0) / unit) * width
+            what = cells.get(cell.id) or {}
+            piece = what.get("piece") or what.get("card")
+            if piece:
+                code = piece_code(str(piece), what.get("face") == 1)
+                name, _, suffix = str(piece).rpartition("-")
+                if code == "~~":
+                    legend["~~"] = "water"
+                elif name and suffix.isdigit():  # one entry per kind: "Bn" black n, "Do" doves
+                    if code[1:].isdigit():
+                        legend[code[0] + "n"] = f"{name} n"
+                    else:
+                        legend[code.capitalize()] = name
+                elif name:
+                    legend[code.upper()] = f"{name} {suffix}"
+            else:
+                kind = str(cell.attrs.get("kind"))
+                code = _EMPTY_CELL.get(kind, ".")
+                if kind != "None":
+                    legend[code] = "land" if code == "." else kind.replace("-", " ")
+            line = line.ljust(at) + code.ljust(3)
+        lines.append(line.rstrip())
+    return lines, legend

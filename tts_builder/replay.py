@@ -18,6 +18,7 @@ import gzip
 import hashlib
 import html
 import json
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -167,9 +168,10 @@ def _zone_text(zone: Mapping[str, Any], seat_names: list[str]) -> str:
 
 
 def view_lines(view: Mapping[str, Any], seat_names: list[str], mover: Any = None, *,
-               scores_label: str = "Scores") -> list[str]:
+               scores_label: str = "Scores", game_id: str | None = None) -> list[str]:
     """A position in words, one fact a line: whose turn, scores (labelled by what they count),
-    facts, zones, board cells; the zones of seat ``mover`` (who made a refused move) are marked."""
+    facts, zones, board cells (each board also drawn in text when ``game_id`` names its table); the
+    zones of seat ``mover`` (who made a refused move) are marked."""
     out: list[str] = []
     turn = view.get("turn")
     out.append(f"To decide: {name_in(turn, seat_names)}" if turn is not None
@@ -190,8 +192,28 @@ def view_lines(view: Mapping[str, Any], seat_names: list[str], mover: Any = None
             if c.get("face") == 1:
                 what += " (face down)"
             items.append(f"{cell_id} {what}")
-        out.append(f"Board {board.get('name')}: {', '.join(items) if items else '(empty)'}")
+        listed = textwrap.wrap(f"Board {board.get('name')}: {', '.join(items) if items else '(empty)'}", 100,
+                               subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
+        out += listed
+        if game_id is not None:
+            out += [f"  {line}" for line in _diagram(game_id, board)]
     return out
+
+
+def _diagram(game_id: str, board: Mapping[str, Any]) -> list[str]:
+    """The board drawn in text, with a legend (nothing for a board the table does not know)."""
+    from tts_builder.build import load_table_layout
+
+    try:
+        grid = load_table_layout(game_id).board(str(board.get("name"))).grid
+    except (KeyError, InputError):
+        return []
+    lines, legend = gamewords.board_diagram(grid, board.get("cells", {}))
+    key = ", ".join(f"{code} {name}" for code, name in sorted(legend.items()) if code != name)
+    if key:
+        down = any(c.get("face") == 1 for c in board.get("cells", {}).values() if isinstance(c, Mapping))
+        lines.append(f"({key}{'; lower case: face down' if down else ''})")
+    return lines
 
 
 def show_position(trace: Trace, at: int | None) -> int:
@@ -238,7 +260,8 @@ def show_text(trace: Trace, at: int | None = None) -> str:
         out.append(f"Position after {where} (organiser's view, every hand shown):")
     mover = refused.player if refused is not None and at is None else None
     out += [f"  {line}" for line in view_lines(trace.views[n], trace.seat_names, mover,
-                                               scores_label=gamewords.view_scores_label(trace.game_id))]
+                                               scores_label=gamewords.view_scores_label(trace.game_id),
+                                               game_id=trace.game_id)]
     out.append("")
     result = trace.result_lines()
     if result:
