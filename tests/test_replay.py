@@ -252,9 +252,14 @@ def test_replay_page_draws_every_card_once(tmp_path: Path) -> None:
     # copies of one design share one picture; every picture is embedded once
     assert data["cards"]["c1000-1"] == data["cards"]["c1000-2"]
     assert len(set(data["images"].values())) == len(data["images"])
-    assert len(data["images"]) < len(ids)
+    designs = set(data["cards"].values())
+    assert len(designs) < len(ids)
     assert all(data["images"][k].startswith("data:image/webp;base64,") for k in data["cards"].values())
-    assert len(replay_html(trace_file(DRAW)).encode()) < 250_000
+    # each design also once at full size (a click shows it whole), a larger picture than the small one
+    assert set(data["full"]) == set(data["cards"]) and len(set(data["full"].values())) == len(designs)
+    assert data["full"]["c1000-1"] == data["full"]["c1000-2"] != data["cards"]["c1000-1"]
+    assert len(data["images"]) == len(designs | set(data["full"].values()) | set(data["backs"].values()))
+    assert len(replay_html(trace_file(DRAW)).encode()) < 600_000
 
 
 def test_replay_out_must_be_a_page(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -230,3 +230,117 @@ def _differs_at_start(browser: Any, path: Path, expected: Image.Image) -> bool:
     d = ImageStat.Stat(ImageChops.difference(_grey(start), _grey(expected))).mean[0]
     print(f"start difference {d:.2f}")
     return d > TOLERANCE
+
+
+# --------------------------------------------------------------------------- widths, cards, address (issue 21)
+
+WIDTHS = [1280, 420]
+
+
+@pytest.fixture(scope="module")
+def more_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A Twin Tower City game (cards in hands) and a Two by Two game (pieces on a hex island)."""
+    from tts_builder.simulate import play_game
+
+    folder = tmp_path_factory.mktemp("replay-more")
+    out = {}
+    for name, game, players in (("ttc", "twin-tower-city", 4), ("island", "two-by-two", 2)):
+        source = folder / f"{name}.json"
+        source.write_text(json.dumps(play_game(game, 3, num_players=players)), "utf-8")
+        out[name] = folder / f"{name}.html"
+        assert main(["replay", str(source), "--out", str(out[name])]) == 0
+    return out
+
+
+def open_at(browser: Any, path: Path, width: int, fragment: str = "") -> Any:
+    page = browser.new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(path.as_uri() + fragment)
+    page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    return dict(page.locator(selector).first.bounding_box())
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_layout_fits_the_width(browser: Any, pages: dict[str, Path], more_pages: dict[str, Path],
+                                   width: int, tmp_path: Path) -> None:
+    for name, path in (("obren", pages["obren"]), ("ttc", more_pages["ttc"]), ("island", more_pages["island"])):
+        page = open_at(browser, path, width, "#move=12")
+        try:
+            page.screenshot(path=str(tmp_path / f"{name}-{width}.png"))  # looked at by hand when the page changes
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, name  # no sideways scrolling
+            table, aside = box(page, "#table"), box(page, "aside")
+            if width < 760:  # phone: the moves under the table, full width (no one word a line)
+                assert aside["y"] >= table["y"] + table["height"] - 1, name
+                assert aside["width"] >= width - 40, name
+            else:  # desktop: beside it
+                assert aside["x"] >= table["x"] + table["width"], name
+            boards = page.locator(".board")
+            for i in range(boards.count()):
+                b = boards.nth(i).bounding_box()
+                assert b["x"] >= 0 and b["x"] + b["width"] <= width + 1, name
+        finally:
+            page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_current_move_stays_in_view(browser: Any, more_pages: dict[str, Path], width: int) -> None:
+    page = open_at(browser, more_pages["ttc"], width)
+    try:
+        for target in ("#last", "#first", "#last"):
+            page.click(target)
+            current = page.locator("#moves li.current")
+            if target == "#first":
+                assert current.count() == 0 and page.evaluate("document.querySelector('aside').scrollTop") == 0
+                continue
+            li, aside = current.bounding_box(), box(page, "aside")
+            assert aside["y"] <= li["y"] and li["y"] + li["height"] <= aside["y"] + aside["height"] + 1
+    finally:
+        page.close()
+
+
+def test_the_address_is_clamped(browser: Any, more_pages: dict[str, Path]) -> None:
+    total = len(trace_file_of(more_pages["ttc"]).steps)
+    page = open_at(browser, more_pages["ttc"], 1280, "#move=999")
+    try:
+        assert text(page, "#position") == f"Move {total} of {total}"
+        assert page.evaluate("location.hash") == f"#move={total}"
+    finally:
+        page.close()
+
+
+def trace_file_of(page_path: Path) -> Any:
+    return trace_file(page_path.with_suffix(".json"))
+
+
+def test_a_click_shows_a_card_whole(browser: Any, more_pages: dict[str, Path]) -> None:
+    page = open_at(browser, more_pages["ttc"], 420, "#move=1")
+    try:
+        small = page.locator(".zone img.zoomable").first
+        small_h = small.bounding_box()["height"]
+        assert page.locator("#zoom").is_hidden()
+        small.click()
+        assert page.locator("#zoom").is_visible()
+        big = page.locator("#zoom img")
+        assert big.evaluate("i => i.naturalHeight") >= 400
+        assert big.bounding_box()["height"] > 3 * small_h
+        page.keyboard.press("Escape")
+        assert page.locator("#zoom").is_hidden()
+    finally:
+        page.close()
+
+
+def test_pieces_are_drawn_in_their_own_shape(browser: Any, more_pages: dict[str, Path]) -> None:
+    page = open_at(browser, more_pages["island"], 1280, "#move=40")
+    try:
+        corners = page.evaluate("""() => Array.from(document.querySelectorAll('.board img.piece')).map(i => {
+            const c = document.createElement('canvas'); c.width = i.naturalWidth; c.height = i.naturalHeight;
+            const g = c.getContext('2d'); g.drawImage(i, 0, 0);
+            return [g.getImageData(0, 0, 1, 1).data[3], g.getImageData(c.width >> 1, c.height >> 1, 1, 1).data[3]];
+        })""")
+        assert corners and all(corner == 0 and middle == 255 for corner, middle in corners)  # no squares
+    finally:
+        page.close()

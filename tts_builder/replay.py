@@ -331,14 +331,17 @@ def _small(img: Any, height: int) -> Any:
     return img.convert("RGB").resize((w, height), Image.Resampling.LANCZOS)
 
 
-CARD_PX = 150     # card pictures' height in the page (shown smaller, larger on hover)
+CARD_PX = 150     # card pictures' height in the page (shown smaller)
+CARD_FULL_PX = 420  # a card shown whole when clicked (readable: Twin Tower City's small print)
 BOARD_PX = 520    # a board's longer side
-PIECE_PX = 48
+PIECE_PX = 96      # a piece face (shown at its cell's size)
 
 
-def _card_art(game_id: str, cards: set[str], images: _Images) -> tuple[dict[str, str], dict[str, str]]:
+def _card_art(game_id: str, cards: set[str], images: _Images,
+              full: dict[str, str] | None = None) -> tuple[dict[str, str], dict[str, str]]:
     """Card id -> picture key (faces, rendered by the art pipeline, one per design), and
-    card id -> its deck's back; ids the art does not draw are left out (the page names them)."""
+    card id -> its deck's back; ids the art does not draw are left out (the page names them).
+    ``full`` receives card id -> the key of its face at :data:`CARD_FULL_PX` (shown on a click)."""
     from tts_builder.art.render import render_card, trim
     from tts_builder.art.source import load_art_source
 
@@ -361,7 +364,11 @@ def _card_art(game_id: str, cards: set[str], images: _Images) -> tuple[dict[str,
             layout = source.layout_for(row)
             img = trim(render_card(source, layout, row, deck=deck.key if deck else None), layout, source.dpi)
             done[row.key] = images.add(webp_bytes(_small(img, CARD_PX)), "image/webp")
+            if full is not None:
+                full[row.key] = images.add(webp_bytes(_small(img, CARD_FULL_PX)), "image/webp")
         faces[card] = done[row.key]
+        if full is not None:
+            full[card] = full[row.key]
         if deck is not None:
             back_key = row.key if deck.unique_back else deck.key
             if back_key not in back_done:
@@ -380,7 +387,8 @@ def _table_art(game_id: str, boards: set[str], pieces: set[str], images: _Images
     from tts_builder.build import load_table_layout
     from PIL import Image
 
-    from tts_builder.tablemat import render_board, render_face
+    from tts_builder.art.source import load_table_art
+    from tts_builder.tablemat import render_board, render_face, symbol_pictures, table_fonts
 
     if not boards and not pieces:
         return {}, {}
@@ -388,11 +396,13 @@ def _table_art(game_id: str, boards: set[str], pieces: set[str], images: _Images
         layout = load_table_layout(game_id)
     except InputError:
         return {}, {}
+    fonts, art = table_fonts(game_id), load_table_art(game_id)
+    symbols = symbol_pictures(game_id, art)
     out_boards: JSONDict = {}
     shown = [b for b in layout.boards if b.name in boards]
     longest = max(300, BOARD_PX * 3 // (2 * len(shown)) - 12) if len(shown) > 1 else BOARD_PX  # side by side
     for board in shown:
-        img = render_board(board)
+        img = render_board(board, fonts, art.board(board.name))  # the mod's own picture
         scale = longest / max(img.width, img.height)
         small = img.convert("RGB").resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))))
         w, d = board.size
@@ -408,8 +418,10 @@ def _table_art(game_id: str, boards: set[str], pieces: set[str], images: _Images
     for piece in layout.pieces:
         if piece.id not in pieces:
             continue
-        cutout = piece.kind == "token" and len(piece.faces) == 1
-        faces = [images.add(png_bytes(render_face(face, piece.shape, cutout=cutout).resize((PIECE_PX, PIECE_PX))))
+        # every piece in its own shape (transparent around it), as TTS cuts tiles and tokens out
+        faces = [images.add(png_bytes(render_face(face, piece.shape, cutout=True, fonts=fonts,
+                                                  symbol=symbols.get(face.label))
+                                      .resize((PIECE_PX, PIECE_PX), Image.Resampling.LANCZOS)))
                  for face in piece.faces]
         out_pieces[piece.id] = {"faces": faces, "name": piece.name, "shape": piece.shape}
     return out_boards, out_pieces
@@ -419,7 +431,8 @@ def page_data(trace: Trace) -> JSONDict:
     """Everything the page shows, precomputed: the JS only draws it."""
     images = _Images()
     cards, boards, pieces = _used(trace)
-    faces, backs = _card_art(trace.game_id, cards, images)
+    full: dict[str, str] = {}
+    faces, backs = _card_art(trace.game_id, cards, images, full)
     board_art, piece_art = _table_art(trace.game_id, boards, pieces, images)
     report = trace.report
     violations = [v.to_json() for v in report.violations]
@@ -433,7 +446,8 @@ def page_data(trace: Trace) -> JSONDict:
         "verdict": report.verdict, "summary": trace.verdict_text(), "violations": violations,
         "result": report.result_text(), "result_lines": trace.result_lines(), "finished": report.finished,
         "scores_label": gamewords.view_scores_label(trace.game_id),
-        "images": images.uris, "cards": faces, "backs": backs, "boards": board_art, "pieces": piece_art,
+        "images": images.uris, "cards": faces, "full": {c: full[c] for c in faces}, "backs": backs,
+        "boards": board_art, "pieces": piece_art,
     }
 
 

@@ -43,6 +43,12 @@
       cards.forEach(function (c, i) {
         var key = zone.face_down ? (D.backs[c] || D.cards[c]) : D.cards[c];
         var node = key ? img(key, c) : el("span", "name", c);
+        if (key && !zone.face_down && D.full[c]) {  // a click shows the card whole
+          node.classList.add("zoomable");
+          node.tabIndex = 0;
+          node.addEventListener("click", function () { zoom(c, zone.turned && zone.turned[i]); });
+          node.addEventListener("keydown", function (e) { if (e.key === "Enter") zoom(c, zone.turned && zone.turned[i]); });
+        }
         if (zone.turned && zone.turned[i]) {
           node.classList.add("turned");
           node.title = c + " (upside down)";
@@ -52,6 +58,16 @@
     }
     box.appendChild(row);
     return box;
+  }
+
+  function zoom(card, turned) {
+    var box = document.getElementById("zoom");
+    box.textContent = "";
+    var big = img(D.full[card], card);
+    if (turned) big.classList.add("turned");
+    box.appendChild(big);
+    box.appendChild(el("p", "", card + (turned ? " (upside down)" : "") + " \u2014 click or Esc to close"));
+    box.hidden = false;
   }
 
   function drawBoard(b) {
@@ -65,25 +81,28 @@
       return box;
     }
     box.style.width = art.width + "px";
-    box.style.height = art.height + "px";
+    box.style.maxWidth = "100%";
+    box.style.aspectRatio = art.width + " / " + art.height;
     var bi = img(art.image, art.label);
     bi.className = "board-img";
     box.appendChild(bi);
     box.appendChild(el("span", "label", art.label));
-    var cellPx = Math.max(14, art.cell * art.width);
     Object.keys(b.cells).forEach(function (id) {
       var c = b.cells[id], at = art.cells[id];
       if (!at) return;
+      var cardHere = c.card && D.cards[c.card];
       var node;
       if (c.piece && D.pieces[c.piece]) {
         var faces = D.pieces[c.piece].faces;
         node = img(faces[Math.min(c.face || 0, faces.length - 1)], D.pieces[c.piece].name + " (" + c.piece + ") on " + id);
         node.className = "piece";
-        node.style.width = node.style.height = Math.round(cellPx * 0.8) + "px";
+        node.style.width = node.style.height = (art.cell * 100 * 0.85) + "%";
+        node.style.height = "auto";
       } else if (c.card && D.cards[c.card]) {
         node = img(D.cards[c.card], c.card + " on " + id);
-        node.className = "card";
-        node.style.height = Math.round(cellPx * 0.92) + "px";
+        node.className = "card zoomable";
+        node.addEventListener("click", function () { zoom(c.card, false); });
+        node.style.width = (art.cell * 100 * 0.66) + "%";
       } else {
         node = el("span", "chip", c.piece || c.card || c.text);
       }
@@ -101,7 +120,7 @@
     var facts = el("div", "facts");
     facts.appendChild(el("span", "turn", view.turn === null ? "Nobody to decide" : "To decide: " + seat(view.turn)));
     if (view.scores) {
-      facts.appendChild(el("span", "scores", "Scores: " + view.scores.map(function (v, s) { return seat(s) + " " + v; }).join(", ")));
+      facts.appendChild(el("span", "scores", (D.scores_label || "Scores") + ": " + view.scores.map(function (v, s) { return seat(s) + " " + v; }).join(", ")));
     }
     (view.seats || []).forEach(function (fact, s) { if (fact) facts.appendChild(el("span", "seat", seat(s) + ": " + fact)); });
     (view.lines || []).forEach(function (line) { facts.appendChild(el("span", "", line)); });
@@ -120,7 +139,8 @@
     drawTable(viewAt(at), step && !step.ok ? step.player : null);
     document.getElementById("slider").value = String(at);
     document.getElementById("position").textContent = at === 0 ? "Start (move 0 of " + total + ")" : "Move " + at + " of " + total;
-    document.getElementById("move-text").textContent = step ? step.number + ". " + step.text : "The start: no move made yet.";
+    document.getElementById("move-text").textContent = step ? step.number + ". " + step.text +
+      (step.events && step.events.length ? " \u2014 " + step.events.join("; ") : "") : "The start: no move made yet.";
     var rule = document.getElementById("rule");
     if (step && !step.ok) {
       rule.hidden = false;
@@ -147,6 +167,11 @@
       result.hidden = false;
       result.textContent = D.result && D.verdict === "legal" ? "Result: " + D.result :
         (D.verdict === "illegal" ? "Verdict: " + D.summary : "Unfinished: no result yet. " + D.summary);
+      if (D.result_lines && D.result_lines.length && D.verdict === "legal") {
+        var more = el("ul", "result-lines");
+        D.result_lines.forEach(function (line) { more.appendChild(el("li", "", line.trim())); });
+        result.appendChild(more);
+      }
     } else {
       result.hidden = true;
     }
@@ -155,13 +180,16 @@
       items[i].classList.toggle("current", i === at - 1);
       items[i].classList.toggle("future", i >= at);
     }
-    var aside = list.parentNode, cur = items[at - 1];
+    var aside = list.parentNode, cur = items[at - 1];   // the aside is positioned: offsetTop is within it
     if (cur && (cur.offsetTop < aside.scrollTop || cur.offsetTop + cur.offsetHeight > aside.scrollTop + aside.clientHeight)) {
-      aside.scrollTop = cur.offsetTop - aside.clientHeight / 2;
+      aside.scrollTop = Math.max(0, cur.offsetTop - aside.clientHeight / 2);
+    } else if (!cur) {
+      aside.scrollTop = 0;
     }
     document.getElementById("first").disabled = document.getElementById("back").disabled = at === 0;
     document.getElementById("forward").disabled = document.getElementById("last").disabled = at === total;
-    if (!fromHash && location.hash !== "#move=" + at) history.replaceState(null, "", "#move=" + at);
+    // the address always names the position shown (#move=999 of a 40-move game becomes #move=40)
+    if (location.hash !== "#move=" + at && (!fromHash || location.hash !== "")) history.replaceState(null, "", "#move=" + at);
   }
 
   function fromHash() {
@@ -179,6 +207,7 @@
     list = document.getElementById("moves");
     D.steps.forEach(function (s) {
       var li = el("li", s.ok ? "" : "illegal", s.text + (s.ok ? "" : "  [" + s.rule + "]"));
+      (s.events || []).forEach(function (e) { li.appendChild(el("div", "event", e)); });
       li.addEventListener("click", function () { show(s.number); });
       list.appendChild(li);
     });
@@ -189,7 +218,10 @@
     document.getElementById("back").addEventListener("click", function () { show(at - 1); });
     document.getElementById("forward").addEventListener("click", function () { show(at + 1); });
     document.getElementById("last").addEventListener("click", function () { show(total); });
+    var zoomBox = document.getElementById("zoom");
+    zoomBox.addEventListener("click", function () { zoomBox.hidden = true; });
     document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape") { zoomBox.hidden = true; return; }
       if (e.target && e.target.tagName === "INPUT") return;
       if (e.key === "ArrowRight") show(at + 1);
       else if (e.key === "ArrowLeft") show(at - 1);
