@@ -229,3 +229,66 @@ def test_print_reports_each_step_to_its_progress_line(tmp_path: Path, capsys: py
     assert any(e.startswith("note the PDF, ") for e in seen.events)
     assert main(["print", "obren-buttons", "--out", str(tmp_path), "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+# --------------------------------------------------------------------------- shaped pieces (issue 21)
+
+
+def test_shaped_pieces_have_a_cut_line_on_their_shape_and_bleed_beyond_it() -> None:
+    from tts_builder.build import load_table_layout
+    from tts_builder.printplay import BLEED_MM, TOKEN_GAP_MM, KitImage, bled, cut_outline, kit_cards
+    from tts_builder.tablemat import render_kit_pictures
+
+    layout = load_table_layout("two-by-two")
+    kit, _ = kit_cards(layout, 63 / 2.2, PAPERS["a4"], kit="fit")
+    tokens = [c for c in kit if isinstance(c.face, KitImage) and c.face.shape in ("hex", "circle")]
+    assert {c.face.shape for c in tokens} == {"hex", "circle"}
+    for card in tokens:
+        assert card.face.bleed == pytest.approx(BLEED_MM / card.size_mm[0])
+    pages, _ = plan_pages(kit, PAPERS["a4"])
+    shaped = [p for p in pages if p.shaped]
+    assert shaped and all(not p.cuts_x for p in shaped)  # no grid of crop marks: each piece has its own line
+    for page in shaped:
+        slots = sorted(page.slots, key=lambda s: (s.y, s.x))
+        for a, b in zip(slots, slots[1:]):
+            if a.y == b.y:  # neighbours in a row leave room for both bleeds
+                assert b.x - (a.x + a.w) >= TOKEN_GAP_MM - 1e-6
+        for s in page.slots:  # bleed stays on the paper
+            assert s.x - BLEED_MM >= 0 and s.x + s.w + BLEED_MM <= PAPERS["a4"][0]
+    # the picture: the art inside the shape, its edge colour carried past the cut line, white outside
+    pictures = render_kit_pictures(layout)
+    hex_card = next(c for c in tokens if c.face.shape == "hex")
+    img = pictures[hex_card.face.name].convert("RGB")
+    out = bled(img, "hex", hex_card.face.bleed)
+    pad = (out.width - img.width) // 2
+    assert pad == round(hex_card.face.bleed * img.width) > 0
+    mid = out.width // 2
+    assert out.getpixel((mid, 2)) != (255, 255, 255)  # the top vertex's bleed, beyond the cut
+    assert out.getpixel((2, 2)) == (255, 255, 255)  # a corner outside the grown hex
+    assert out.getpixel((mid, mid)) == img.getpixel((img.width // 2, img.width // 2))  # the art itself
+    # the cut line is the shape: a hex of 6 corners on the piece's box, a circle round its centre
+    corners = cut_outline("hex", 0, 0, 20, 20)
+    assert len(corners) == 6 and max(y for _, y in corners) == pytest.approx(10 + 10 * (1 - 8 / 256))
+    ring = cut_outline("circle", 0, 0, 20, 20)
+    assert all(abs(((x - 10) ** 2 + (y - 10) ** 2) ** 0.5 - 10 * (1 - 8 / 256)) < 1e-9 for x, y in ring)
+
+
+def test_kit_fit_packs_pieces_at_a_usable_size_onto_few_pages() -> None:
+    import math
+
+    from tts_builder.build import load_table_layout
+    from tts_builder.printplay import MARGIN_MM, MIN_TOKEN_MM, TOKEN_GAP_MM, KitImage, kit_cards
+
+    layout = load_table_layout("two-by-two")
+    kit, scale = kit_cards(layout, 63 / 2.2, PAPERS["a4"], kit="fit")
+    pieces = [c for c in kit if isinstance(c.face, KitImage) and c.face.shape]
+    # before: every piece shrank with the island (to about 7 mm); now none is below the usable minimum
+    assert scale * min(p.size for p in layout.pieces) < MIN_TOKEN_MM
+    assert all(c.size_mm[0] >= MIN_TOKEN_MM - 1e-9 for c in pieces)
+    pages, _ = plan_pages(kit, PAPERS["a4"])
+    fronts = [p for p in pages if p.shaped and p.side == "fronts"]
+    w, h = PAPERS["a4"]
+    usable = (w - 2 * MARGIN_MM) * (h - 2 * MARGIN_MM - 4)
+    need = sum((c.size_mm[0] + TOKEN_GAP_MM) * (c.size_mm[1] + TOKEN_GAP_MM) for c in pieces) / usable
+    assert len(fronts) <= math.ceil(need) + 1  # packed: at most one page more than the area needs
+    assert sum(len(p.slots) for p in fronts) == len(pieces)

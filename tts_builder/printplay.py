@@ -56,6 +56,13 @@ _FIXED_DATE = datetime(2000, 1, 1, tzinfo=timezone.utc)  # the PDF's dates: same
 
 
 KIT_MODES = ("table", "fit")
+#: Shaped pieces (round, hex, rounded tokens) print with their own cut line on the shape and this
+#: much art beyond it (a cut a little off the line still shows no paper), this far apart.
+BLEED_MM = 2.0
+TOKEN_GAP_MM = 2 * BLEED_MM + 1.0
+SHAPED = ("circle", "hex", "rounded")
+#: ``--kit fit`` never prints a piece smaller than this (or than its size at the table, if smaller).
+MIN_TOKEN_MM = 16.0
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,8 @@ class KitImage:
     tile: tuple[int, int, int, int] | None = None
     whole_mm: tuple[float, float] | None = None
     board: str = ""
+    shape: str = ""  # a piece's shape (circle, hex, rounded, square); "" for a board
+    bleed: float = 0.0  # the art beyond the cut line, as a fraction of the piece's size, each side
 
     @property
     def box(self) -> tuple[float, float, float, float] | None:
@@ -120,6 +129,7 @@ class Page:
     cuts_x: tuple[float, ...]
     cuts_y: tuple[float, ...]
     grid: tuple[float, float, float, float]  # left, top, right, bottom of the cards
+    shaped: bool = False  # shaped pieces apart from each other, each with its cut line (no crop marks)
 
 
 @dataclass(frozen=True)
@@ -154,8 +164,10 @@ def plan_pages(cards: Sequence[PrintCard], paper: tuple[float, float], *, backs:
     the margin, the grid centred. Returns the pages and the ids of the cards scaled down to fit."""
     pw, ph = paper
     by_size: dict[tuple[float, float], list[PrintCard]] = {}
+    shaped = [c for c in cards if isinstance(c.face, KitImage) and c.face.shape in SHAPED]
     for card in cards:
-        by_size.setdefault(card.size_mm, []).append(card)
+        if card not in shaped:
+            by_size.setdefault(card.size_mm, []).append(card)
     pages: list[Page] = []
     scaled: list[str] = []
     for (w, h), group in by_size.items():
@@ -180,7 +192,45 @@ def plan_pages(cards: Sequence[PrintCard], paper: tuple[float, float], *, backs:
                 pages.append(Page("backs", tuple(Slot(pw - s.x - s.w, s.y, s.w, s.h, s.card) for s in slots),
                                   tuple(sorted(pw - x for x in cuts_x)), cuts_y,
                                   (pw - grid[2], grid[1], pw - grid[0], grid[3])))
+    pages += pack_shaped(shaped, paper, backs=backs, margin=margin)
     return pages, scaled
+
+
+def pack_shaped(cards: Sequence[PrintCard], paper: tuple[float, float], *, backs: bool = True,
+                margin: float = MARGIN_MM) -> list[Page]:
+    """Shaped pieces packed onto as few pages as rows (shelves) allow: largest first, left to right,
+    :data:`TOKEN_GAP_MM` apart (room for each one's bleed), a new row when one is full, a new page
+    when a row would not fit; each page's backs mirrored behind it."""
+    pw, ph = paper
+    pages: list[Page] = []
+    slots: list[Slot] = []
+    x = y = margin + BLEED_MM
+    row_h = 0.0
+
+    def close() -> None:
+        if not slots:
+            return
+        grid = (min(s.x for s in slots), min(s.y for s in slots), max(s.x + s.w for s in slots),
+                max(s.y + s.h for s in slots))
+        pages.append(Page("fronts", tuple(slots), (), (), grid, shaped=True))
+        if backs and any(s.card.back is not None for s in slots):
+            pages.append(Page("backs", tuple(Slot(pw - s.x - s.w, s.y, s.w, s.h, s.card) for s in slots), (), (),
+                              (pw - grid[2], grid[1], pw - grid[0], grid[3]), shaped=True))
+        slots.clear()
+
+    for card in sorted(cards, key=lambda c: (-c.size_mm[1], -c.size_mm[0])):  # stable: same size, same order
+        w, h = card.size_mm
+        if x + w > pw - margin - BLEED_MM + 1e-9:  # the row is full
+            x, y, row_h = margin + BLEED_MM, y + row_h + TOKEN_GAP_MM, 0.0
+        if y + h > ph - margin - BLEED_MM - 4.0 + 1e-9:  # the page is full (4 mm kept for the footer)
+            close()
+            x = y = margin + BLEED_MM
+            row_h = 0.0
+        slots.append(Slot(x, y, w, h, card))
+        x += w + TOKEN_GAP_MM
+        row_h = max(row_h, h)
+    close()
+    return pages
 
 
 def _latin1(text: str) -> str:
@@ -201,12 +251,20 @@ def kit_cards(layout: TableLayout, mm_per_unit: float, paper: tuple[float, float
             scale = min(scale, (paper[0] - 2 * margin) / board.size[0], (paper[1] - 2 * margin) / board.size[1])
     for b in layout.boards:
         cards += board_tiles(f"board-{b.name}", b.image, (b.size[0] * scale, b.size[1] * scale), paper, margin)
+    def piece_mm(size: float) -> float:  # fit: never below a usable size (nor above the table's)
+        return max(size * scale, min(size * mm_per_unit, MIN_TOKEN_MM)) if kit == "fit" else size * scale
+
+    def art(name: str, shape: str, mm: float) -> KitImage:
+        return KitImage(name, shape=shape, bleed=BLEED_MM / mm if shape in SHAPED else 0.0)
+
     for piece in layout.pieces:
-        back = KitImage(piece.image(1)) if len(piece.faces) > 1 else None
-        cards.append(PrintCard(piece.id, "kit", KitImage(piece.image(0)), back, (piece.size * scale,) * 2))
+        mm = piece_mm(piece.size)
+        back = art(piece.image(1), piece.shape, mm) if len(piece.faces) > 1 else None
+        cards.append(PrintCard(piece.id, "kit", art(piece.image(0), piece.shape, mm), back, (mm, mm)))
     for st in layout.stacks:
-        back = KitImage(st.image(1)) if len(st.faces) > 1 else None
-        cards += [PrintCard(f"{st.name}-{n + 1}", "kit", KitImage(st.image(0)), back, (st.size * scale,) * 2)
+        mm = piece_mm(st.size)
+        back = art(st.image(1), st.shape, mm) if len(st.faces) > 1 else None
+        cards += [PrintCard(f"{st.name}-{n + 1}", "kit", art(st.image(0), st.shape, mm), back, (mm, mm))
                   for n in range(st.count)]
     return cards, scale
 
@@ -251,10 +309,23 @@ def write_pdf(pages: Sequence[Page], paper: tuple[float, float], picture: Callab
         front_no += page.side == "fronts"
         for slot in page.slots:
             pic = slot.card.face if page.side == "fronts" else slot.card.back
-            if pic is not None:
+            if pic is None:
+                continue
+            if isinstance(pic, KitImage) and pic.bleed:  # the art reaches past the cut line
+                b = pic.bleed * slot.w
+                pdf.image(picture(pic), x=slot.x - b, y=slot.y - b, w=slot.w + 2 * b, h=slot.h + 2 * b)
+            else:
                 pdf.image(picture(pic), x=slot.x, y=slot.y, w=slot.w, h=slot.h)
         pdf.set_draw_color(0, 0, 0)
         pdf.set_line_width(MARK_WIDTH_MM)
+        if page.shaped:  # the cut line on each piece's shape (on the fronts: cut from the front)
+            if page.side == "fronts":
+                for slot in page.slots:
+                    _cut_line(pdf, slot, slot.card.face.shape if isinstance(slot.card.face, KitImage) else "")
+            what = (f"pieces {front_no}/{fronts}, print at 100%, cut on each outline" if page.side == "fronts"
+                    else f"backs of pieces {front_no}/{fronts}, flip on the long edge")
+            _footer(pdf, f"{title}: {what}", page, paper)
+            continue
         left, top, right, bottom = page.grid
         for x in page.cuts_x:
             pdf.line(x, top - MARK_GAP_MM, x, max(0.0, top - MARK_GAP_MM - MARK_LEN_MM))
@@ -271,9 +342,69 @@ def write_pdf(pages: Sequence[Page], paper: tuple[float, float], picture: Callab
     return bytes(pdf.output())
 
 
+def cut_outline(shape: str, x: float, y: float, w: float, h: float) -> list[tuple[float, float]]:
+    """The cut line of a piece of ``shape`` in the box (mm): the outline the table kit draws the shape
+    with (:func:`tts_builder.tablemat.render_face`); a circle as a 72-gon."""
+    cx, cy = x + w / 2, y + h / 2
+    inset = 4 / 256  # render_face draws the shape 4 px inside its 256 px picture
+    rx, ry = w / 2 * (1 - 2 * inset), h / 2 * (1 - 2 * inset)
+    if shape == "hex":
+        return [(cx + rx * math.cos(math.radians(30 + 60 * k)), cy + ry * math.sin(math.radians(30 + 60 * k)))
+                for k in range(6)]
+    if shape == "circle":
+        return [(cx + rx * math.cos(math.radians(5 * k)), cy + ry * math.sin(math.radians(5 * k))) for k in range(72)]
+    return [(cx - rx, cy - ry), (cx + rx, cy - ry), (cx + rx, cy + ry), (cx - rx, cy + ry)]
+
+
+def _cut_line(pdf: Any, slot: Slot, shape: str) -> None:
+    if shape == "rounded":
+        inset = slot.w * 4 / 256
+        pdf.rect(slot.x + inset, slot.y + inset, slot.w - 2 * inset, slot.h - 2 * inset, style="D",
+                 round_corners=True, corner_radius=slot.w / 8)
+        return
+    pdf.polygon(cut_outline(shape, slot.x, slot.y, slot.w, slot.h), style="D")
+
+
+def _shape_mask(shape: str, side: int, inset: int = 0) -> Image.Image:
+    """The shape's coverage in a ``side`` px square, ``inset`` px inside its edge."""
+    from PIL import ImageDraw
+
+    mask = Image.new("L", (side, side), 0)
+    d = ImageDraw.Draw(mask)
+    lo, hi = inset, side - 1 - inset
+    if shape == "circle":
+        d.ellipse((lo, lo, hi, hi), fill=255)
+    elif shape == "hex":
+        r = (hi - lo) / 2
+        d.polygon([(side / 2 + r * math.cos(math.radians(30 + 60 * k)), side / 2 + r * math.sin(math.radians(30 + 60 * k)))
+                   for k in range(6)], fill=255)
+    else:
+        d.rounded_rectangle((lo, lo, hi, hi), radius=(hi - lo) // 8, fill=255)
+    return mask
+
+
+def bled(img: Image.Image, shape: str, bleed: float) -> Image.Image:
+    """A piece's picture with ``bleed`` (a fraction of its size, each side) of art beyond its shape:
+    the shape's edge colour carried outwards, the picture itself inside the shape, white elsewhere."""
+    rgb = img.convert("RGB")
+    n = rgb.width
+    pad = round(bleed * n)
+    size = n + 2 * pad
+    inset = max(1, round(n * 4 / 256))  # where render_face draws the shape's edge
+    ring = _shape_mask(shape, n, inset + 2)  # a point just inside the edge: the edge colour
+    x, y = n // 2, next(y for y in range(n) if ring.getpixel((n // 2, y)))
+    r, g, b = rgb.getpixel((x, y))  # type: ignore[misc]
+    out = Image.new("RGB", (size, size), "white")
+    out.paste((int(r), int(g), int(b)), (0, 0), _shape_mask(shape, size))
+    out.paste(rgb, (pad, pad), _shape_mask(shape, n, inset))
+    return out
+
+
 def _footer(pdf: Any, text: str, page: Page, paper: tuple[float, float]) -> None:
     """A small grey line under the cards, between the first two bottom crop marks (the marks are
     left clear), shrunk to fit there."""
+    if not page.cuts_x:  # shaped pieces: the footer under them, from the margin
+        page = dataclasses.replace(page, cuts_x=(MARGIN_MM, paper[0] - MARGIN_MM))
     width = (page.cuts_x[1] - page.cuts_x[0] if len(page.cuts_x) > 1 else paper[0]) - 2 * MARK_GAP_MM - 4
     size = 6.0
     pdf.set_font("helvetica", size=size)
@@ -356,6 +487,10 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
     def picture(pic: Art) -> Image.Image:  # one object per render: fpdf2 embeds it once
         if isinstance(pic, KitImage):
             whole = kit_pictures[pic.name]
+            if pic.bleed:
+                if pic not in tiles:
+                    tiles[pic] = bled(whole, pic.shape, pic.bleed)
+                return tiles[pic]
             box = pic.box
             if box is None:
                 return whole
@@ -390,7 +525,8 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
         key = pic.name if isinstance(pic, KitImage) else pic.digest
         if key not in encoded:
             img = picture(pic) if isinstance(pic, KitImage) else render(pic)
-            dpi = img.width * 25.4 / size_mm[0] if isinstance(pic, KitImage) else pic.dpi
+            dpi = (img.width * 25.4 / (size_mm[0] * (1 + 2 * pic.bleed)) if isinstance(pic, KitImage)
+                   else pic.dpi)  # a shaped piece's PNG carries its bleed, as a card's does
             encoded[key] = _png(img, dpi)
         data = encoded[key]
         path = png_folder / name

@@ -493,7 +493,7 @@ def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = Tab
     else:
         draw.rectangle((4, 4, n - 5, n - 5), fill=fill, outline=edge, width=6)
     if symbol is not None:
-        disc = (n * 0.2, n * 0.1, n * 0.8, n * 0.7)
+        disc = (n * 0.23, n * 0.09, n * 0.77, n * 0.63)  # the disc and the name's pill stay inside a hex
         draw.ellipse(disc, fill=_SYMBOL_DISC + (255,), outline=edge, width=4)
         inset = round(n * 0.07)
         box = (round(disc[0]) + inset, round(disc[1]) + inset, round(disc[2]) - inset, round(disc[3]) - inset)
@@ -511,7 +511,7 @@ def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = Tab
             if solid:
                 ink = solid.most_common(1)[0][0]
                 rec.mark(f"symbol on {face.label}: ink {_hex_text(ink)} on its disc", ink, _SYMBOL_DISC)
-        band = (round(n * 0.1), round(n * 0.72), n - round(n * 0.1), round(n * 0.9))
+        band = (round(n * 0.12), round(n * 0.65), n - round(n * 0.12), round(n * 0.81))
         draw.rounded_rectangle(band, radius=(band[3] - band[1]) // 2, fill=_SYMBOL_DISC + (255,), outline=edge, width=3)
         _text(draw, face.label, (band[0] + 8, band[1] + 4, band[2] - 8, band[3] - 3),
               ink_on(_SYMBOL_DISC, _hex(face.text_color), ()), n // 8, face=fonts.label)
