@@ -292,3 +292,26 @@ def test_kit_fit_packs_pieces_at_a_usable_size_onto_few_pages() -> None:
     need = sum((c.size_mm[0] + TOKEN_GAP_MM) * (c.size_mm[1] + TOKEN_GAP_MM) for c in pieces) / usable
     assert len(fronts) <= math.ceil(need) + 1  # packed: at most one page more than the area needs
     assert sum(len(p.slots) for p in fronts) == len(pieces)
+
+
+def test_boards_are_tiled_without_splitting_a_cell_label() -> None:
+    from tts_builder.build import load_table_layout
+    from tts_builder.printplay import KitImage, kit_cards, label_spans
+
+    layout = load_table_layout("smitten-2")
+    kit, _ = kit_cards(layout, 63 / 2.2, PAPERS["a4"])
+    for board in layout.boards:
+        tiles = [c for c in kit if isinstance(c.face, KitImage) and c.face.board == f"board-{board.name}"]
+        assert len(tiles) == 4  # 309 mm square at the table's scale: 2 x 2 tiles, as few as equal ones
+        xs, ys = label_spans(board, "smitten-2")
+        assert len(xs) == 9
+        for tile in tiles:
+            box = tile.face.box
+            assert box is not None
+            for cut in (box[0], box[2]):
+                assert not any(lo + 1e-9 < cut < hi - 1e-9 for lo, hi in xs), (tile.card_id, cut)
+            for cut in (box[1], box[3]):
+                assert not any(lo + 1e-9 < cut < hi - 1e-9 for lo, hi in ys), (tile.card_id, cut)
+            assert tile.size_mm[0] <= PAPERS["a4"][0] - 14 + 1e-6 and tile.size_mm[1] <= PAPERS["a4"][1] - 14 + 1e-6
+        # the tiles cover the board exactly, edge to edge
+        assert sum(t.size_mm[0] * t.size_mm[1] for t in tiles) == pytest.approx(board.size[0] * board.size[1] * (63 / 2.2) ** 2)

@@ -76,6 +76,7 @@ class KitImage:
     whole_mm: tuple[float, float] | None = None
     board: str = ""
     shape: str = ""  # a piece's shape (circle, hex, rounded, square); "" for a board
+    part: tuple[float, float, float, float] | None = None  # a tile's box (fractions) when not an equal split
     bleed: float = 0.0  # the art beyond the cut line, as a fraction of the piece's size, each side
 
     @property
@@ -83,6 +84,8 @@ class KitImage:
         """The tile's part of the picture: left, top, right, bottom as fractions."""
         if self.tile is None:
             return None
+        if self.part is not None:
+            return self.part
         r, c, rows, cols = self.tile
         return (c / cols, r / rows, (c + 1) / cols, (r + 1) / rows)
 
@@ -250,7 +253,8 @@ def kit_cards(layout: TableLayout, mm_per_unit: float, paper: tuple[float, float
         for board in layout.boards:
             scale = min(scale, (paper[0] - 2 * margin) / board.size[0], (paper[1] - 2 * margin) / board.size[1])
     for b in layout.boards:
-        cards += board_tiles(f"board-{b.name}", b.image, (b.size[0] * scale, b.size[1] * scale), paper, margin)
+        cards += board_tiles(f"board-{b.name}", b.image, (b.size[0] * scale, b.size[1] * scale), paper, margin,
+                             labels=label_spans(b, layout.game_id))
     def piece_mm(size: float) -> float:  # fit: never below a usable size (nor above the table's)
         return max(size * scale, min(size * mm_per_unit, MIN_TOKEN_MM)) if kit == "fit" else size * scale
 
@@ -269,8 +273,57 @@ def kit_cards(layout: TableLayout, mm_per_unit: float, paper: tuple[float, float
     return cards, scale
 
 
+def label_spans(board: Any, game_id: str) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """Where a board's picture must not be cut: the spans its cell labels cover, as fractions of the
+    picture's width and of its height (as :func:`tts_builder.tablemat.render_board` places them)."""
+    from tts_builder.art.source import load_table_art
+    from tts_builder.tablemat import cell_texts
+
+    texts = cell_texts(board, load_table_art(game_id).board(board.name))
+    w, d = board.size
+    s, size = board.scale, board.grid.cell_size
+    xs, zs = [], []
+    for cell in board.grid:
+        if cell.id not in texts:
+            continue
+        cx, cz = cell.center
+        half = size / 3
+        if board.label_corner:
+            cx, cz, half = cx - size / 2 + size / 5, cz + size / 2 - size / 6, size / 6
+        xs.append((0.5 + (cx - half) * s / w, 0.5 + (cx + half) * s / w))
+        zs.append((0.5 - (cz + half) * s / d, 0.5 - (cz - half) * s / d))
+    return xs, zs
+
+
+def _splits(length: float, room: float, spans: Sequence[tuple[float, float]]) -> list[float]:
+    """Cut fractions (0 .. 1) of a side ``length`` mm long into the fewest parts no longer than ``room``:
+    equal parts, each cut that falls inside one of ``spans`` (a label) moved to the nearer end of it
+    that keeps its parts short enough (one more part when no move does)."""
+    n = max(1, math.ceil(length / room - 1e-9))
+    while True:
+        cuts = [0.0] + [k / n for k in range(1, n)] + [1.0]
+        ok = True
+        for k in range(1, n):
+            inside = [(lo, hi) for lo, hi in spans if lo + 1e-9 < cuts[k] < hi - 1e-9]
+            if not inside:
+                continue
+            lo, hi = inside[0]
+            moves = sorted((lo, hi), key=lambda x: abs(x - cuts[k]))
+            fits = [x for x in moves if cuts[k - 1] < x < cuts[k + 1] and (x - cuts[k - 1]) * length <= room + 1e-9
+                    and (cuts[k + 1] - x) * length <= room + 1e-9]
+            if not fits:
+                ok = False
+                break
+            cuts[k] = fits[0]
+        if ok or n > 64:
+            return cuts
+        n += 1
+
+
 def board_tiles(card_id: str, image: str, size_mm: tuple[float, float], paper: tuple[float, float],
-                margin: float = MARGIN_MM) -> list[PrintCard]:
+                margin: float = MARGIN_MM, *,
+                labels: tuple[Sequence[tuple[float, float]], Sequence[tuple[float, float]]] | None = None
+                ) -> list[PrintCard]:
     """A board as one card when it fits inside the margin, else as the fewest equal tiles that do,
     row by row (ids ``<card_id>-r1c2``): cut on the crop marks, butted edge to edge they make the
     board at ``size_mm``.
@@ -285,6 +338,15 @@ def board_tiles(card_id: str, image: str, size_mm: tuple[float, float], paper: t
     rows = max(1, math.ceil(h / (paper[1] - 2 * margin) - 1e-9))
     if cols == rows == 1:
         return [PrintCard(card_id, "kit", KitImage(image), None, size_mm)]
+    if labels is not None:  # cut beside the cells' labels, never through one
+        xs = _splits(w, paper[0] - 2 * margin, labels[0]) if cols > 1 else [0.0, 1.0]
+        ys = _splits(h, paper[1] - 2 * margin, labels[1]) if rows > 1 else [0.0, 1.0]
+        n_rows, n_cols = len(ys) - 1, len(xs) - 1
+        return [PrintCard(f"{card_id}-r{r + 1}c{c + 1}", "kit",
+                          KitImage(image, (r, c, n_rows, n_cols), size_mm, card_id,
+                                   part=(xs[c], ys[r], xs[c + 1], ys[r + 1])),
+                          None, ((xs[c + 1] - xs[c]) * w, (ys[r + 1] - ys[r]) * h))
+                for r in range(n_rows) for c in range(n_cols)]
     return [PrintCard(f"{card_id}-r{r + 1}c{c + 1}", "kit",
                       KitImage(image, (r, c, rows, cols), size_mm, card_id),
                       None, (w / cols, h / rows))
