@@ -24,10 +24,10 @@ from tts_builder.simulate import play_game
 from tts_builder.transcript import full_schema
 from tts_builder.validate import validate_data
 
-from toygames import RACE, SOLO, TOY_GAMES  # noqa: E402  (tests/toygames: the kinds no real game is yet)
+from toygames import COUNT, RACE, SOLO, TOY_GAMES  # noqa: E402  (tests/toygames: the kinds no real game is yet)
 
 #: (game id, seat count) for every game, the toy ones too, and every seat count it declares.
-TABLES = [(g.id, n) for g in [*rules.all_games(), RACE, SOLO] for n in g.seat_counts()]
+TABLES = [(g.id, n) for g in [*rules.all_games(), RACE, SOLO, COUNT] for n in g.seat_counts()]
 TABLE_IDS = [f"{g}-{n}p" for g, n in TABLES]
 
 
