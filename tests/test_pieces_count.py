@@ -100,3 +100,20 @@ def test_bad_counts_name_the_field(change: Any, message: str) -> None:
     change(data)
     with pytest.raises(InputError, match=message):
         _layout(data)
+
+
+def test_an_art_source_without_cards_renders_nothing_and_says_so(tmp_path: Any) -> None:
+    """components.json may hold no cards: a board game draws its kit from table.json."""
+    from tts_builder.art.pipeline import render_game_art
+
+    folder = tmp_path / "src" / "discs"
+    folder.mkdir(parents=True)
+    (folder / "art.json").write_text(json.dumps({
+        "format": 1, "name": "Discs", "components": {"file": "components.json", "rows": "cards"},
+        "layouts": {"card": {"size_mm": [63, 88], "bleed_mm": 3, "safe_mm": 4}}, "kinds": {}, "decks": []}))
+    (folder / "components.json").write_text('{"cards": []}')
+    manifest = render_game_art("discs", tmp_path / "out", art_root=tmp_path / "src")
+    assert manifest.decks == {} and manifest.standalone == {} and manifest.rendered == 0
+    (folder / "components.json").write_text('{"cards": {}}')
+    with pytest.raises(InputError, match="field 'cards' must be a list of rows"):
+        render_game_art("discs", tmp_path / "out", art_root=tmp_path / "src")
