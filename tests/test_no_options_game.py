@@ -44,7 +44,7 @@ def global_script() -> str:
         "table": {"seats": SEATS, "cards": {}, "hands": {}, "decks": {}},
     }
     rules_lua = (Path(__file__).parent / "toygames" / "count.lua").read_text("utf-8")
-    return "\n".join([luagen.render("runtime/util.lua.j2", ctx), rules_lua,
+    return "\n".join([luagen.render("runtime/util.lua.j2", ctx), rules_lua, luagen.render("runtime/interfaces.lua.j2", ctx),
                       luagen.render("runtime/judge.lua.j2", ctx), luagen.render("runtime/recorder.lua.j2", ctx),
                       luagen.render("runtime/table.lua.j2", ctx), GLUE])
 
