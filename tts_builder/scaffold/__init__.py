@@ -67,6 +67,18 @@ def _table(players: tuple[int, int], like: str) -> dict[str, object]:
     }
 
 
+def _compact_json(data: dict[str, object]) -> str:
+    """A table.json an author reads and edits: one line per top-level field, one per list item."""
+    lines = []
+    for key, value in data.items():
+        if isinstance(value, list) and value:
+            items = ",\n".join(f"    {json.dumps(v)}" for v in value)
+            lines.append(f'  {json.dumps(key)}: [\n{items}\n  ]')
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
 def files_for(game_id: str, like: str, players: tuple[int, int]) -> dict[str, str]:
     """Every file of the new game, by its path in the checkout."""
     pkg = game_id.replace("-", "_")
@@ -91,7 +103,7 @@ def files_for(game_id: str, like: str, players: tuple[int, int]) -> dict[str, st
         f"art_src/{game_id}/art.json": fill("art.json.tmpl"),
         f"art_src/{game_id}/components.json": fill("components.json.tmpl"),
         f"art_src/{game_id}/notebook.md.j2": fill("notebook.md.j2.tmpl"),
-        f"art_src/{game_id}/table.json": json.dumps(_table(players, like), indent=2) + "\n",
+        f"art_src/{game_id}/table.json": _compact_json(_table(players, like)),
         f"lua_templates/games/{game_id}/rules.lua.j2": fill("rules.lua.j2.tmpl"),
         f"lua_templates/games/{game_id}/table.lua.j2": fill("table.lua.j2.tmpl"),
         f"lua_templates/games/{game_id}/ui.xml.j2": fill("ui.xml.j2.tmpl"),
