@@ -142,7 +142,7 @@ def test_a_lua_game_defines_the_required_rules_and_only_declared_hooks(game_id: 
     events = {f for f in functions if re.match(r"^(on|try)[A-Z]", f)}
     assert events <= set(IFACE["global_handlers"]), f"{game_id}: {sorted(events - set(IFACE['global_handlers']))}"
     assert not (functions & set(IFACE["runtime_handlers"]))
-    xml = (GAMES_DIR / game_id / "ui.xml.j2").read_text("utf-8")
+    xml = with_includes((GAMES_DIR / game_id / "ui.xml.j2").read_text("utf-8"))
     clicks = set(re.findall(r'on(?:Click|ValueChanged|EndEdit)="([A-Za-z_]\w*)"', xml))
     callbacks = {f for f in functions if f.startswith("tt")}
     assert clicks - functions == set(), f"{game_id}: ui.xml names callbacks the glue lacks"

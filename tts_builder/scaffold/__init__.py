@@ -108,6 +108,7 @@ def files_for(game_id: str, like: str, players: tuple[int, int]) -> dict[str, st
         f"lua_templates/games/{game_id}/table.lua.j2": fill("table.lua.j2.tmpl"),
         f"lua_templates/games/{game_id}/ui.xml.j2": fill("ui.xml.j2.tmpl"),
         f"tests/test_{pkg}.py": fill("test_game.py.tmpl"),
+        f"tests/golden/{game_id}/column-full-and-line.json": fill("golden.json.tmpl"),
     }
     return out
 
