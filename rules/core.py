@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence, overload
@@ -444,6 +445,27 @@ class Game:
         """What the Lua templates of this game need (data from the same file the engine reads)."""
         return {"data": dict(self.data)}
 
+    # -- optional hooks (docs/authoring.md, "Python hooks") -------------------------------------
+    # A game defines the ones it wants. The tools ask for them through :func:`hook`, which answers
+    # None for a hook the game leaves out (the declarations here only name and document them).
+    def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
+        """Optional hook: the move a thinking player picks from ``moves`` (legal, without forfeit)
+        seeing only ``obs`` (its seat's :meth:`State.observation`). Used by ``simulate --policy
+        heuristic|mixed``, the invariant suite and ``check-lua``'s games; without it they play at
+        random. Must not read hidden information: it gets the observation, not the state."""
+        raise NotImplementedError
+
+    def heuristic_seat(self, views: dict[int, tuple[JSONDict, list[Move]]], rng: random.Random) -> int:
+        """Optional hook, for games where several seats may decide at once (:meth:`State.deciders`):
+        which seat acts, from each seat's (observation, moves). Without it a random one does."""
+        raise NotImplementedError
+
+    def board_mutants(self, move: Move, state: "State", rng: random.Random) -> list[Any]:
+        """Optional hook: game-shaped wrong moves made from legal ``move`` (a path one step short, a
+        cell beside the right one), added to the generic mutants (:mod:`rules.mutate`) that
+        ``check-lua`` and the fuzz tests feed both engines: near misses find where they disagree."""
+        raise NotImplementedError
+
     def describe(self) -> JSONDict:
         return {"id": self.id, "name": self.name, "players": [self.min_players, self.max_players],
                 "seat_counts": list(self.seat_counts()), "options": dict(self.options),
@@ -586,6 +608,12 @@ class State:
         """Name the seats after the players (a transcript's ``players``), for games whose
         messages name seats; the default names nobody and keeps :meth:`seat_name`'s."""
 
+    def json_strings(self) -> set[str]:
+        """Optional hook: every string value in :meth:`to_json` (card ids, cells), which the move
+        mutants (:mod:`rules.mutate`) try in a move's fields. Without it the JSON is walked; a
+        game with a large state gives it for speed."""
+        raise NotImplementedError
+
     def describe_move(self, move: Move) -> str:
         """A short human sentence for a move (for logs and the in-game notebook)."""
         return json.dumps(move, sort_keys=True)
@@ -630,6 +658,30 @@ class State:
         return {"zones": zones, "boards": [], "scores": None, "seats": None,
                 "turn": None if self.is_terminal() else self.current_player(),
                 "lines": [f"Phase: {phase}"] if isinstance(phase, str) else []}
+
+
+#: the optional hooks of :class:`Game` and :class:`State` (declared on them, with docstrings):
+#: a game defines any of them; :func:`hook` finds the ones it does
+OPTIONAL_HOOKS: Mapping[str, tuple[str, ...]] = {
+    "Game": ("heuristic_move", "heuristic_seat", "board_mutants"),
+    "State": ("json_strings",),
+}
+
+
+def hook(obj: "Game | State", name: str) -> Callable[..., Any] | None:
+    """``obj``'s optional hook ``name`` (one of :data:`OPTIONAL_HOOKS`), bound, or None when its
+    game leaves it out (the base class only declares it).
+
+    >>> hook(State(), "json_strings") is None
+    True
+    """
+    base: type = Game if isinstance(obj, Game) else State
+    if name not in OPTIONAL_HOOKS[base.__name__]:
+        raise KeyError(f"{name!r} is not an optional hook of {base.__name__}")
+    if getattr(type(obj), name, None) is getattr(base, name):
+        return None
+    found: Callable[..., Any] = getattr(obj, name)
+    return found
 
 
 def _card_ids(value: Any) -> bool:

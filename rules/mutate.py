@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterator
 
-from rules.core import Move, State
+from rules.core import Move, State, hook
 
 #: a field name that no move type of any game has
 UNKNOWN_FIELD = "no-such-field"
@@ -29,7 +29,7 @@ UNKNOWN_FIELD = "no-such-field"
 def json_strings(state: State, state_json: Any = None) -> set[str]:
     """Every string value in ``state.to_json()`` (``state_json`` when the caller has it): the
     state's own ``json_strings()`` where it has one, else a walk of the JSON."""
-    listed = getattr(state, "json_strings", None)
+    listed = hook(state, "json_strings")
     if listed is not None:
         found: set[str] = listed()
         return found
@@ -125,7 +125,7 @@ def mutants(move: Move, state: State, rng: random.Random, per_field: int = 4,
             yield {**move, key: bad}
         for inner in _inner_mutants(move[key]):
             yield {**move, key: inner}
-    board_mutants = getattr(state.game, "board_mutants", None)  # game-shaped mistakes (e.g. a wrong path)
+    board_mutants = hook(state.game, "board_mutants")  # game-shaped mistakes (e.g. a wrong path)
     if board_mutants is not None:
         yield from board_mutants(move, state, rng)
 
@@ -152,7 +152,7 @@ def sample_mutants(move: Move, state: State, rng: random.Random, k: int, per_fie
         plans += [(_SET, key, bad) for bad in wrong_shapes(value)]
         if isinstance(value, list) and value:  # _inner_mutants has some (a list field's elements)
             plans += [(_SET, key, inner) for inner in _inner_mutants(value)]
-    board_mutants = getattr(state.game, "board_mutants", None)
+    board_mutants = hook(state.game, "board_mutants")
     if board_mutants is not None:
         plans += [(_VALUE, m, None) for m in board_mutants(move, state, rng)]
     out: list[Any] = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Sequence
 
-from rules.core import Game, Move, State
+from rules.core import Game, Move, State, hook
 
 POLICIES = ("random", "heuristic", "mixed")
 #: the policies one seat can play ("mixed" is a table of them: seat 0 heuristic, the rest random).
@@ -57,7 +57,7 @@ def choose(game: Game, state: State, policy: str | Sequence[str], rng: random.Ra
     seat = state.current_player()
     assert seat is not None, "the game is over"
     deciders = state.deciders()
-    heuristic: Callable[..., Move] | None = getattr(game, "heuristic_move", None)
+    heuristic: Callable[..., Move] | None = hook(game, "heuristic_move")
     if len(deciders) <= 1 and (heuristic is None or _seat_policy(policy, seat) == "random"):
         return rng.choice(state.choice_moves())  # a lazy list builds only the move picked
     moves = list(state.choice_moves())
@@ -66,7 +66,7 @@ def choose(game: Game, state: State, policy: str | Sequence[str], rng: random.Ra
         by_seat = {s: ms for s, ms in by_seat.items() if ms}
         if not by_seat:
             return rng.choice(moves)
-        pick_seat: Callable[..., int] | None = getattr(game, "heuristic_seat", None)
+        pick_seat: Callable[..., int] | None = hook(game, "heuristic_seat")
         thinks = (policy in ("heuristic", "mixed") if per_seat is None
                   else any(per_seat[s] == "heuristic" for s in by_seat))
         if thinks and pick_seat is not None:

@@ -12,7 +12,7 @@ import re
 import pytest
 
 import rules
-from rules.core import IllegalMove, MoveSequence, judge, judge_apply
+from rules.core import IllegalMove, MoveSequence, hook, judge, judge_apply
 from rules.players import choose
 from rules.mutate import mutants
 from tts_builder.simulate import play_game
@@ -169,7 +169,7 @@ def test_choose_picks_what_choosing_from_the_full_list_picks(game_id, policy):
     """players.choose's shortcut (a random pick from the lazy list) takes the move and the random
     draws the long way (every legal move listed, then picked) takes."""
     game = rules.get_game(game_id)
-    heuristic = getattr(game, "heuristic_move", None)
+    heuristic = hook(game, "heuristic_move")
     for seed in range(2):
         state = game.new_state(seed=seed)
         rng, ref = random.Random(seed), random.Random(seed)

@@ -21,13 +21,13 @@ import rules
 from rules.core import IllegalMove, Result, State, canonical_json, judge
 from rules.mutate import mutants
 from tts_builder.simulate import play_game
-from tts_builder.transcript import full_schema
+from tts_builder.transcript import full_schema, move_schema_error
 from tts_builder.validate import validate_data
 
-from toygames import RACE, SOLO, TOY_GAMES  # noqa: E402  (tests/toygames: the kinds no real game is yet)
+from toygames import COUNT, RACE, SOLO, TOY_GAMES  # noqa: E402  (tests/toygames: the kinds no real game is yet)
 
 #: (game id, seat count) for every game, the toy ones too, and every seat count it declares.
-TABLES = [(g.id, n) for g in [*rules.all_games(), RACE, SOLO] for n in g.seat_counts()]
+TABLES = [(g.id, n) for g in [*rules.all_games(), RACE, SOLO, COUNT] for n in g.seat_counts()]
 TABLE_IDS = [f"{g}-{n}p" for g, n in TABLES]
 
 
@@ -198,6 +198,8 @@ def test_same_seed_same_transcript_and_it_validates(game_id, players):
             t1 = play_game(game_id, seed, policy=policy, options=options, num_players=players)
             t2 = play_game(game_id, seed, policy=policy, options=options, num_players=players)
             assert canonical_json(t1) == canonical_json(t2)
+            for i, entry in enumerate(t1["moves"]):  # a failing move named by its type and field
+                assert move_schema_error(game_id, entry) is None, f"move {i}: {move_schema_error(game_id, entry)}"
             jsonschema.validate(t1, schema)
             assert len(t1["players"]) == players
             report = validate_data(json.loads(json.dumps(t1)), "sim.json", players=players)

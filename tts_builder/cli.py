@@ -157,6 +157,15 @@ def cmd_games(args: argparse.Namespace) -> int:
     return games_command(args.game, options=args.options, as_json=args.json)
 
 
+def cmd_new(args: argparse.Namespace) -> int:
+    from tts_builder.scaffold import new_game
+
+    written = new_game(Path(args.root), args.game, like=args.like, players=args.players)
+    print(f"{args.game}: wrote {len(written)} files ({', '.join(written)}); next: tts-builder build {args.game}, "
+          f"then change the rules (docs/authoring.md)")
+    return 0
+
+
 def cmd_help(args: argparse.Namespace) -> int:
     if args.game is None:
         build_parser().print_help()
@@ -381,6 +390,13 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tts-builder {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("new", help="write a new, complete, minimal game into this checkout (docs/authoring.md)")
+    p.add_argument("game", metavar="GAME", help="the new game's id: lowercase words joined by '-' (drop-four)")
+    p.add_argument("--like", default="board", help="board (discs on a board) or tiles (square tiles); cards is not written yet")
+    p.add_argument("--players", default="2", metavar="N-M", help="the seat counts, N or N-M (2 to 4)")
+    p.add_argument("--root", default=".", metavar="DIR", help="the checkout to write into (default: here)")
+    p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("games", help="list the registered games")
     p.add_argument("game", nargs="?", metavar="GAME", help="one game, with its options")

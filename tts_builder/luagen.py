@@ -2,7 +2,8 @@
 
 Layout of the templates (the pipeline knows nothing game-specific)::
 
-    lua_templates/runtime/*.lua.j2          shared: util (JSON, helpers), the recorder
+    lua_templates/runtime/*.lua.j2          shared: util (JSON, helpers), the recorder;
+                                            interfaces.lua.j2 declares (and checks) the Rules contract
     lua_templates/games/<game-id>/rules.lua.j2   the rules module, mirror of rules/<game>/
     lua_templates/games/<game-id>/table.lua.j2   TTS events -> moves for that game
     lua_templates/games/<game-id>/ui.xml.j2      the XmlUI panel
@@ -142,6 +143,7 @@ def render_rules_lua(game_id: str) -> str:
     ctx = context(game_id)
     return (render("runtime/util.lua.j2", ctx) + "\n"
             + render(game_template(game_id, "rules.lua.j2"), ctx) + "\n"
+            + render("runtime/interfaces.lua.j2", ctx) + "\n"
             + render("runtime/judge.lua.j2", ctx)
             + "\nRules.json = U.json\nRules.json_decode = U.json_decode\nRules.U = U\nreturn Rules\n")
 
@@ -175,7 +177,8 @@ def render_global_lua(game_id: str, table: Mapping[str, Any]) -> str:
     """
     ctx = global_context(game_id, table)
     parts = [render("runtime/header.lua.j2", ctx), render("runtime/util.lua.j2", ctx),
-             render(game_template(game_id, "rules.lua.j2"), ctx), render("runtime/judge.lua.j2", ctx),
+             render(game_template(game_id, "rules.lua.j2"), ctx), render("runtime/interfaces.lua.j2", ctx),
+             render("runtime/judge.lua.j2", ctx),
              render("runtime/recorder.lua.j2", ctx), render("runtime/table.lua.j2", ctx),
              render(game_template(game_id, "table.lua.j2"), ctx)]
     return "\n".join(parts)

@@ -25,6 +25,8 @@ The layout's optional kit sections (see ``tests/test_kit.py`` for a complete tab
   locked ``Custom_Tile``, with a snap point (with rotation) on every cell;
 * ``pieces``: ``{"id", "name", "kind": token|tile|figurine, "shape", "size", "faces": [1 or 2
   {"label", "color", "text_color"}], and "position" or "board"+"cell"}`` (or listed by a bag);
+  ``"count": N`` makes N objects ``<id>-1`` .. ``<id>-N`` from one image: a pile at "position",
+  or a bag of N when a bag lists ``<id>``;
 * ``bags``: ``{"name", "label", "position", "color", "contents": [piece ids]}`` (a ``Bag``);
 * ``stacks``: ``{"name", "count", "shape", "size", "faces", "position"}`` (a ``Custom_Tile_Stack``);
 * a zone may be ``{"role", "board", "cells": [...]}``: its box covers those cells;
@@ -45,6 +47,7 @@ tool and its version (:func:`built_by` reads it back).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
 import json
@@ -295,6 +298,10 @@ class Face:
 #: piece shape -> CustomTile.Type (0 box, 1 hex, 2 circle, 3 rounded)
 TILE_TYPES: Mapping[str, int] = {"square": 0, "hex": 1, "circle": 2, "rounded": 3}
 PIECE_KINDS = ("token", "tile", "figurine")
+#: the card size (world units) of a table that names none: a poker card's 2.5 x 3.5 in proportion
+DEFAULT_CARD_SIZE = (2.2, 3.1)
+#: the most copies one piece entry may make (``"count"``): a bag of 200 stays a save TTS loads quickly
+MAX_PIECE_COUNT = 200
 
 
 @dataclass(frozen=True)
@@ -314,9 +321,13 @@ class PieceSpec:
     faces: tuple[Face, ...]
     position: Vec2 | None
     cell: tuple[str, str] | None
+    #: a piece given with ``"count": N`` is N objects ``<id>-1`` .. ``<id>-N`` drawn from one image
+    #: (that of ``<id>``); ``level`` stacks the copies laid at one position (0 lowest)
+    image_id: str = ""
+    level: int = 0
 
     def image(self, side: int) -> str:
-        return f"piece-{self.id}-{'front' if side == 0 else 'back'}.png"
+        return f"piece-{self.image_id or self.id}-{'front' if side == 0 else 'back'}.png"
 
 
 @dataclass(frozen=True)
@@ -472,7 +483,8 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE,
         if r.text(tag, f"metadata.tags[{i}]") not in TTS_TAGS:
             raise r.fail(f"metadata.tags[{i}]", f"{tag!r} is not a TTS Workshop tag ({', '.join(sorted(TTS_TAGS))})")
 
-    card = r.mapping(top.get("card"), "card")
+    # a game without cards may leave out "card" (and "decks"): the card shape then only sizes nothing
+    card = r.mapping(top.get("card", {"size": list(DEFAULT_CARD_SIZE)}), "card")
     card_type = r.integer(card.get("type", 0), "card.type")
     if not 0 <= card_type <= 4:
         raise r.fail("card.type", f"expected 0-4 (TTS card shapes), not {card_type}")
@@ -528,7 +540,7 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE,
             label_width=None if label_width is None else r.number(label_width, f"{where}.label_width", positive=True)))
 
     decks: list[DeckPlacement] = []
-    for i, raw in enumerate(r.items(top.get("decks"), "decks")):
+    for i, raw in enumerate(r.items(top.get("decks", []), "decks")):
         where = f"decks[{i}]"
         d = r.mapping(raw, where)
         name = r.text(d.get("name"), f"{where}.name", empty=False)
@@ -721,11 +733,12 @@ def _shape(r: _Reader, value: Any, where: str) -> str:
 
 def _parse_pieces(r: _Reader, top: Mapping[str, Any], boards: Sequence[BoardSpec]) -> dict[str, Any]:
     pieces: list[PieceSpec] = []
+    groups: dict[str, tuple[str, ...]] = {}  # a counted piece's id -> its copies' ids
     for i, raw in enumerate(r.items(top.get("pieces", []), "pieces")):
         where = f"pieces[{i}]"
         p = r.mapping(raw, where)
         pid = r.text(p.get("id"), f"{where}.id", empty=False)
-        if not _ROLE_RE.match(pid) or any(o.id == pid for o in pieces):
+        if not _ROLE_RE.match(pid) or pid in groups or any(o.id == pid for o in pieces):
             raise r.fail(f"{where}.id", f"{pid!r}: use a new id of lowercase letters, digits, '-' and '_'")
         kind = r.text(p.get("kind", "token"), f"{where}.kind")
         if kind not in PIECE_KINDS:
@@ -734,11 +747,24 @@ def _parse_pieces(r: _Reader, top: Mapping[str, Any], boards: Sequence[BoardSpec
         if "cell" in p:
             board, cell_id = _board_cell(r, boards, p.get("board"), p.get("cell"), where)
             cell = (board.name, cell_id)
-        pieces.append(PieceSpec(
+        count = r.integer(p.get("count", 1), f"{where}.count")
+        if not 1 <= count <= MAX_PIECE_COUNT:
+            raise r.fail(f"{where}.count", f"expected 1 to {MAX_PIECE_COUNT} pieces, not {count}")
+        if count > 1 and cell is not None:
+            raise r.fail(f"{where}.count", "a cell holds one piece: give several pieces a 'position' or a bag")
+        one = PieceSpec(
             id=pid, name=r.text(p.get("name", pid), f"{where}.name"), description=r.text(p.get("description", ""), f"{where}.description"),
             kind=kind, shape=_shape(r, p.get("shape", "circle"), f"{where}.shape"),
             size=r.number(p.get("size", 1.0), f"{where}.size", positive=True), faces=_faces(r, p.get("faces"), f"{where}.faces"),
-            position=r.vec2(p["position"], f"{where}.position") if "position" in p else None, cell=cell))
+            position=r.vec2(p["position"], f"{where}.position") if "position" in p else None, cell=cell)
+        if count == 1:
+            pieces.append(one)
+            continue
+        groups[pid] = tuple(f"{pid}-{k}" for k in range(1, count + 1))
+        for k, copy_id in enumerate(groups[pid]):
+            if any(o.id == copy_id for o in pieces):
+                raise r.fail(f"{where}.id", f"{pid!r}: its copy {copy_id!r} is another piece's id")
+            pieces.append(dataclasses.replace(one, id=copy_id, image_id=pid, level=k))
     bags: list[BagSpec] = []
     in_bag: dict[str, str] = {}
     for i, raw in enumerate(r.items(top.get("bags", []), "bags")):
@@ -747,7 +773,9 @@ def _parse_pieces(r: _Reader, top: Mapping[str, Any], boards: Sequence[BoardSpec
         name = r.text(b.get("name"), f"{where}.name", empty=False)
         if not _ROLE_RE.match(name) or any(o.name == name for o in bags):
             raise r.fail(f"{where}.name", f"{name!r}: use a new name of lowercase letters, digits, '-' and '_'")
-        contents = tuple(r.text(v, f"{where}.contents[{j}]") for j, v in enumerate(r.items(b.get("contents", []), f"{where}.contents")))
+        listed = [r.text(v, f"{where}.contents[{j}]") for j, v in enumerate(r.items(b.get("contents", []), f"{where}.contents"))]
+        # a counted piece listed by its id: all its copies go in (a bag of N)
+        contents = tuple(c for pid in listed for c in groups.get(pid, (pid,)))
         for j, pid in enumerate(contents):
             if not any(p.id == pid for p in pieces):
                 raise r.fail(f"{where}.contents[{j}]", f"no piece {pid!r}")
@@ -757,9 +785,11 @@ def _parse_pieces(r: _Reader, top: Mapping[str, Any], boards: Sequence[BoardSpec
         bags.append(BagSpec(name=name, label=r.text(b.get("label", name), f"{where}.label"),
                             position=r.vec2(b.get("position"), f"{where}.position"),
                             color=_color_text(r, b.get("color", "#8a6a48"), f"{where}.color"), contents=contents))
-    for i, piece in enumerate(pieces):
+    for piece in pieces:
         places = (piece.position is not None) + (piece.cell is not None) + (piece.id in in_bag)
         if places != 1:
+            i = next(n for n, raw in enumerate(top["pieces"]) if isinstance(raw, Mapping)
+                     and raw.get("id") in (piece.id, piece.image_id))
             raise r.fail(f"pieces[{i}]", f"piece {piece.id!r} needs exactly one of 'position', 'cell' (with 'board') or a bag listing it")
     stacks: list[StackSpec] = []
     for i, raw in enumerate(r.items(top.get("stacks", []), "stacks")):
@@ -1090,7 +1120,7 @@ def kit_images(layout: TableLayout) -> list[str]:
     names = [b.image for b in layout.boards]
     names += [p.image(side) for p in layout.pieces for side in range(len(p.faces))]
     names += [st.image(side) for st in layout.stacks for side in range(len(st.faces))]
-    return names
+    return list(dict.fromkeys(names))  # the copies of a counted piece share one image
 
 
 def image_names(plan: TablePlan, manifest: ArtManifest) -> list[str]:
@@ -1231,7 +1261,8 @@ def piece_position(layout: TableLayout, piece: PieceSpec) -> tuple[Vec3, float]:
         x, z = board.cell_world(piece.cell[1])
         return (x, board_y(layout, board) + 0.2, z), (upright + board.rotation_y) % 360.0
     assert piece.position is not None
-    return (piece.position[0], layout.snap_y + 0.2, piece.position[1]), upright
+    # the copies of a counted piece laid at one position stand in a pile, one thickness apart
+    return (piece.position[0], layout.snap_y + 0.2 * (1 + piece.level), piece.position[1]), upright
 
 
 def _kit_objects(plan: TablePlan, url: ImageUrl) -> list[dict[str, Any]]:

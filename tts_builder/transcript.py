@@ -185,6 +185,41 @@ def unknown_fields(game_id: str, move: Mapping[str, Any]) -> list[str]:
     return sorted(str(k) for k in move if k not in known)
 
 
+def move_schema_error(game_id: str, entry: Any) -> str | None:
+    """Why one transcript entry fails the game's move schema, naming its move type and the field;
+    None when it passes. The schema is checked against the whole entry, ``"player"`` included
+    (as :func:`full_schema` does), so a move type with ``additionalProperties: false`` must list
+    ``player``. Only the ``oneOf`` branch of the entry's own type is tried: jsonschema's own error
+    for a ``oneOf`` is the last branch's complaint ("'forfeit' was expected"), which names neither.
+
+    >>> move_schema_error("obren-buttons", {"player": 0, "type": "place", "button": "red-9", "cell": "a1"})
+    "place move: field button: 'red-9' does not match '^(black|white)-([1-8]|[1-4][ab])$'"
+    >>> move_schema_error("obren-buttons", {"player": 0, "type": "jump"})
+    "move type 'jump' is not one of place, move, forfeit"
+    """
+    import jsonschema
+
+    schema = move_schema(game_id)
+    if not isinstance(entry, dict):
+        return "a move is a JSON object"
+    branches = {b.get("properties", {}).get("type", {}).get("const"): b for b in schema.get("oneOf", [])}
+    branches.pop(None, None)
+    mtype = entry.get("type")
+    base = {k: v for k, v in schema.items() if k not in ("oneOf", "$defs", "$schema", "title", "description")}
+    if branches and mtype not in branches:
+        return f"move type {mtype!r} is not one of {', '.join(str(t) for t in branches)}"
+    parts = [base] + ([branches[mtype]] if branches else [])
+    validator = jsonschema.Draft202012Validator({"allOf": parts, "$defs": schema.get("$defs", {})})
+    err = jsonschema.exceptions.best_match(validator.iter_errors(entry))
+    if err is None:
+        return None
+    field = "/".join(str(p) for p in err.absolute_path)
+    text = f"{mtype} move: field {field}: {err.message}" if field else f"{mtype} move: {err.message}"
+    if err.validator == "additionalProperties" and "player" in entry and "'player'" in err.message:
+        text += " (the move schema is checked against the entry with \"player\": list it in the properties)"
+    return text
+
+
 def full_schema(game_id: str) -> dict[str, Any]:
     """Envelope plus the game's move vocabulary, for documentation and tests."""
     schema = json.loads(json.dumps(envelope_schema()))

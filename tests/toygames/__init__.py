@@ -5,6 +5,10 @@ for the tool): they are the kinds no real game covers yet.
 adding 1 or 2 to a counter; the table wins by landing exactly on the target, loses by passing it.
 ``toy-solo`` is solo with perfect information and chance: the seed shuffles a row of cards 1-6;
 the player takes three cards, each from either end, and wins with a total of at least the goal.
+``toy-count`` has no options and no setup (``{}`` both): 2 seats take turns adding 1 or 2 to a
+counter from 0; whoever brings it to 7 or more wins. Its Lua rules (``count.lua``) let the tests
+drive it through the stubbed TTS: a game of no options is where an empty Lua table must still be
+saved as a JSON object.
 """
 
 from __future__ import annotations
@@ -178,6 +182,48 @@ class SoloState(_ToyState):
         return Result.solo(won, reason, total)
 
 
+class CountGame(Game):
+    id = "toy-count"
+    name = "Toy Count"
+    rules = {**_COMMON, "amount": RuleRef("amount", "Turns", "Add 1 or 2.")}
+    max_game_length = 8
+    move_fields = {"add": frozenset({"type", "amount"}), "forfeit": frozenset({"type"})}
+    target = 7
+
+    def new_state(self, seed: int | None = 0, options: Mapping[str, Any] | None = None,
+                  setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> State:
+        if num_players not in (None, 2):
+            raise SetupError(f"{self.id} is for 2 players, not {num_players}")
+        return CountState(self, {"options": self.resolve_options(options), "setup": {}, "players": 2,
+                                 "counter": 0, "turn": 0, "over": False, "forfeited_by": None})
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        return CountState(self, dict(data))
+
+
+class CountState(RaceState):
+    def make(self, move: Move) -> None:
+        if move["type"] == "forfeit":
+            self.s.update(over=True, forfeited_by=self.current_player())
+            return
+        self.s["counter"] += move["amount"]
+        self.s["over"] = self.s["counter"] >= CountGame.target
+        if not self.s["over"]:
+            self.s["turn"] += 1
+
+    def result(self) -> Result | None:
+        if not self.s["over"]:
+            return None
+        loser = self.s["forfeited_by"]
+        if loser is not None:
+            return Result.win(1 - loser, None, "forfeit", {"forfeited_by": loser})
+        return Result.win(int(self.s["turn"]) % 2, None, "reached")
+
+    def describe_move(self, move: Move) -> str:
+        return "forfeits" if move["type"] == "forfeit" else f"adds {move['amount']}"
+
+
 RACE = RaceGame()
+COUNT = CountGame()
 SOLO = SoloGame()
-TOY_GAMES = {"toy-race": "toygames:RACE", "toy-solo": "toygames:SOLO"}
+TOY_GAMES = {"toy-race": "toygames:RACE", "toy-solo": "toygames:SOLO", "toy-count": "toygames:COUNT"}

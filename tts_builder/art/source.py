@@ -480,8 +480,8 @@ def _resolve_layouts(raw: Mapping[str, Any], origin: str) -> dict[str, Layout]:
 def _read_rows(data: Mapping[str, Any], rows_field: str, components: str, origin: str,
                key_field: str = "key") -> tuple[ComponentRow, ...]:
     raw_rows = data.get(rows_field)
-    if not isinstance(raw_rows, list) or not raw_rows:
-        raise InputError(f"{components}: field {rows_field!r} must be a non-empty list of rows")
+    if not isinstance(raw_rows, list):  # empty is fine: a board game may have no cards at all
+        raise InputError(f"{components}: field {rows_field!r} must be a list of rows")
     rows: list[ComponentRow] = []
     seen: set[str] = set()
     for n, raw in enumerate(raw_rows):
