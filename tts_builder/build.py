@@ -187,8 +187,16 @@ def file_url(path: Path) -> str:
 def check_base_url(base_url: str) -> str:
     """``--base-url`` without its trailing slash; only http(s) URLs are accepted."""
     parts = urlsplit(base_url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    if parts.scheme not in ("http", "https") or not parts.hostname:
         raise InputError(f"--base-url: expected an http:// or https:// URL, not {base_url!r}")
+    bad = next((c for c in base_url if c.isspace() or not c.isprintable() or c in '"<>\\^`{|}'), None)
+    if bad is not None:  # a URL holds none of these raw (RFC 3986); TTS would fetch nothing
+        what = "a space" if bad == " " else f"the character {bad!r}"
+        raise InputError(f"--base-url: {base_url!r} holds {what}; write it %-encoded (a space is %20)")
+    try:
+        parts.port  # a port that is not a number
+    except ValueError:
+        raise InputError(f"--base-url: {base_url!r} has a bad port") from None
     return base_url.rstrip("/")
 
 
