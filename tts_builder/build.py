@@ -328,6 +328,21 @@ def published_name(name: str, sha256: str) -> str:
     return f"{stem}-{sha256[:HASH_DIGITS]}{dot}{suffix}" if dot else f"{name}-{sha256[:HASH_DIGITS]}"
 
 
+def art_name(published: str) -> str:
+    """The art's own name of a published image (its content hash taken off).
+
+    >>> art_name("species-1-0123456789.png")
+    'species-1.png'
+    >>> art_name("table-mat.png")
+    'table-mat.png'
+    """
+    stem, dot, suffix = published.rpartition(".")
+    head, dash, digest = stem.rpartition("-")
+    if dash and len(digest) == HASH_DIGITS and all(c in "0123456789abcdef" for c in digest):
+        return f"{head}{dot}{suffix}"
+    return published
+
+
 def publish_names(images: Path) -> dict[str, str]:
     """Give every image of ``images`` (the art's names) its published name, in place: images of
     the same bytes share one file, named after the first of them in name order, so the save holds
@@ -536,13 +551,14 @@ def _quality(result: BuildResult) -> str:
     values = [v for v in result.psnr.values() if v is not None]
     head = f"PSNR {min(values):.1f} dB or better" if values else "all lossless"
     line = f"{result.game_id}: images {result.image_bytes / 1024:.0f} KB, {head}: "
-    if len(result.psnr) <= QUALITY_LISTED:
+    shown_psnr = {art_name(name): v for name, v in result.psnr.items()}  # the art's names read better
+    if len(shown_psnr) <= QUALITY_LISTED:
         return line + ", ".join(f"{name} {'lossless' if v is None else f'{v:.1f} dB'}"
-                                for name, v in result.psnr.items())
-    palette = sorted((v, name) for name, v in result.psnr.items() if v is not None)
+                                for name, v in shown_psnr.items())
+    palette = sorted((v, name) for name, v in shown_psnr.items() if v is not None)
     shown = palette[:QUALITY_LISTED // 2]
     rest = palette[len(shown):]
-    lossless = len(result.psnr) - len(palette)
+    lossless = len(shown_psnr) - len(palette)
     text = line + "lowest " + ", ".join(f"{name} {v:.1f} dB" for v, name in shown)
     if rest:
         text += f"; {len(rest)} more from {rest[0][0]:.1f} to {rest[-1][0]:.1f} dB"
