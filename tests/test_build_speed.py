@@ -24,6 +24,7 @@ import pytest
 from PIL import Image
 
 from tts_builder import cli, stamp
+from tts_builder import build as build_mod
 from tts_builder.build import art_name
 from tts_builder.art.pipeline import PSNR_FLOOR, encode_png, psnr
 from tts_builder.art.render import png_bytes
@@ -363,3 +364,21 @@ def test_the_fast_path_reads_builds_arguments_as_the_full_parser_does() -> None:
     assert options(sub) == options(fast) and "--lossless" in options(fast)
     argv = [GAME, "--out", "x", "--base-url", "http://h/", "--lossless", "--jobs", "3", "-q"]
     assert vars(stamp._parse_build_argv(argv)) == {k: v for k, v in vars(sub.parse_args(argv)).items() if k != "func"}
+
+
+def _result(psnr: dict[str, float | None]) -> build_mod.BuildResult:
+    return build_mod.BuildResult(game_id="g", save_path=Path("g.json"), thumbnail_path=Path("g.png"),
+                                 images_dir=Path("images"), objects=1, cards=1, save_bytes=1, images=tuple(psnr),
+                                 psnr=psnr, image_bytes=2048)
+
+
+def test_the_quality_line_of_a_large_lossless_build_reads_right() -> None:
+    """``--lossless`` on a game of more than QUALITY_LISTED images (Two by Two's 37) said
+    "all lossless: lowest ; 37 lossless"; a few are named in full, many in brief."""
+    many = build_mod.QUALITY_LISTED + 25
+    line = build_mod._quality(_result({f"piece-{i}-0123456789.png": None for i in range(many)}))
+    assert line == f"g: images 2 KB, all lossless: {many} images"
+    few = build_mod._quality(_result({"a-0123456789.png": None, "b.png": None}))
+    assert few == "g: images 2 KB, all lossless: a.png lossless, b.png lossless"
+    mixed = build_mod._quality(_result({**{f"p{i}.png": 40.0 + i for i in range(20)}, "x.png": None}))
+    assert "lowest p0.png 40.0 dB" in mixed and "; 14 more from 46.0 to 59.0 dB; 1 lossless" in mixed

@@ -556,9 +556,11 @@ def _quality(result: BuildResult) -> str:
         return line + ", ".join(f"{name} {'lossless' if v is None else f'{v:.1f} dB'}"
                                 for name, v in shown_psnr.items())
     palette = sorted((v, name) for name, v in shown_psnr.items() if v is not None)
+    lossless = len(shown_psnr) - len(palette)
+    if not palette:  # nothing to rank: "all lossless: 37 images"
+        return line + f"{lossless} images"
     shown = palette[:QUALITY_LISTED // 2]
     rest = palette[len(shown):]
-    lossless = len(shown_psnr) - len(palette)
     text = line + "lowest " + ", ".join(f"{name} {v:.1f} dB" for v, name in shown)
     if rest:
         text += f"; {len(rest)} more from {rest[0][0]:.1f} to {rest[-1][0]:.1f} dB"
