@@ -609,6 +609,12 @@ def _show_outcome(task: _Task, outcome: BuildResult | BuildCheckFailed, seconds:
     for warning in result.warnings:
         if warning not in local:
             shown.echo(f"{game_id}: {warning}", sys.stderr)
+    if task.base_url:
+        upload = upload_dir(task.out_root, game_id)
+        files = [p for p in upload.rglob("*") if p.is_file()]
+        shown.echo(f"{game_id}: to publish, upload {upload.parent}{os.sep} to {check_base_url(task.base_url)}/ "
+                   f"({len(files)} files, {sum(p.stat().st_size for p in files) / 1024:.0f} KB; unchanged images "
+                   f"keep their names, so a host already holding them needs only the new ones)")
     if local:
         shown.echo(f"{game_id}: {len(local)} image URL(s) are local file:/// paths: the mod loads on this computer "
                    f"only (to share it: build with --base-url URL and upload {upload_dir(task.out_root, game_id).parent} there)", sys.stderr)
