@@ -17,22 +17,17 @@ import pytest
 from tts_builder import build as build_mod
 from tts_builder import cli, stamp
 from tts_builder.art import source as source_mod
+from tts_builder.savecheck import _walk_values
 
 GAME = "obren-buttons"
 BASE_URL = "https://example.org/mods"
 
 
-def _urls(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key.endswith("URL") and isinstance(item, str):
-                if item:
-                    yield item
-            else:
-                yield from _urls(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _urls(item)
+def _urls(save: Any) -> Iterator[str]:
+    """Every image URL of ``save`` (an empty ImageSecondaryURL means "same as the top")."""
+    for parts, value in _walk_values(save):
+        if parts and isinstance(parts[-1], str) and parts[-1].endswith("URL") and isinstance(value, str) and value:
+            yield value
 
 
 def _save(out: Path) -> dict[str, Any]:
