@@ -10,7 +10,14 @@ For each game it writes, under ``OUT/<game>/``:
   pictures between builds.
 
 Image URLs are absolute ``file:///`` paths (this computer only), or
-``BASE_URL/<game>/images/<file>`` with ``--base-url`` (upload ``OUT/`` there).
+``BASE_URL/<game>/images/<file>`` with ``--base-url``, which also writes ``OUT/upload/<game>/``:
+exactly what to upload to ``BASE_URL`` (the images the save names and the thumbnail, hard
+links; no cache). Image files are published under their art name plus a short hash of their
+bytes (:func:`published_name`): TTS caches images by URL, so a changed image must get a new
+URL and an unchanged one keep its own; images of the same bytes share one file and URL.
+The save's ``SaveName`` says the game, the tool's version and a digest of the save's content
+(:func:`tts_builder.save.save_name`), so installs of different builds can be told apart
+with no clock in the output.
 
 Nothing is written unless the whole build succeeds. The art is rendered into a
 staging folder (``OUT/.tts-builder-tmp-<game>-build-*``) seeded with hard links
