@@ -268,10 +268,15 @@ def _link_tree(src: Path, dst: Path) -> None:
         for name in files:
             if name.startswith(TEMP_PREFIX) or name.endswith(".tmp"):
                 continue
-            try:
-                os.link(Path(folder) / name, dst / rel / name)
-            except OSError:
-                shutil.copy2(Path(folder) / name, dst / rel / name)
+            _link_or_copy(Path(folder) / name, dst / rel / name)
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    """A hard link of ``source`` at ``target`` (a copy where the file system has no links)."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def _commit_files(staged: Path, live: Path) -> list[Path]:
@@ -368,7 +373,7 @@ def publish_names(images: Path) -> dict[str, str]:
         if name == target:
             continue
         if not (images / target).exists():
-            os.link(images / name, images / target)
+            _link_or_copy(images / name, images / target)
         (images / name).unlink()
     return published
 
@@ -391,7 +396,7 @@ def _restore_plain_names(images: Path) -> None:
         digest = record.get("sha256") if isinstance(record, dict) else None
         source = by_hash.get(digest[:HASH_DIGITS]) if isinstance(digest, str) else None
         if source is not None and "/" not in name and not (images / name).exists():
-            os.link(source, images / name)
+            _link_or_copy(source, images / name)
     plain = set(files) if isinstance(files, dict) else set()
     for path in published:  # the staged copies only: the live files stay until the commit
         if path.name not in plain:
@@ -420,10 +425,7 @@ def _write_upload(out_root: Path, game_id: str, names: Sequence[str] | None, sta
     pairs = [(game_dir / IMAGES / n, staged_game / IMAGES / n) for n in names]
     pairs.append((save_paths(out_root, game_id)[1], staged_game / f"{game_id}.png"))
     for source, target in pairs:
-        try:
-            os.link(source, target)
-        except OSError:
-            shutil.copy2(source, target)
+        _link_or_copy(source, target)
     _remove_files(_commit_files(staged_game, live))
 
 
