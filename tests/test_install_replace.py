@@ -51,6 +51,7 @@ def test_replace_overwrites_the_earlier_install(built: Path, tmp_path: Path, cap
     assert _install(built, tmp_path / "tts", "--replace") == 0
     out = capsys.readouterr().out
     assert "replaced the earlier install" in out and "TS_Save_3" in out
+    assert f"shown as {_save(built)['SaveName']!r}" in out  # the game, the tool's version, the build
     assert (saves / "TS_Save_3.json").read_bytes() == (built / GAME / f"{GAME}.json").read_bytes()
     assert (saves / "TS_Save_3.png").read_bytes() == (built / GAME / f"{GAME}.png").read_bytes()
     assert sorted(p.name for p in saves.iterdir()) == ["TS_Save_1.json", "TS_Save_3.json", "TS_Save_3.png"]

@@ -79,6 +79,7 @@ class InstallResult:
     copied: bool  # False when the same save was already installed
     replaced: bool = False  # True when the slot of an earlier install was overwritten
     thumbnail_updated: bool = False  # the same save was there; only its thumbnail was (re)written
+    save_name: str = ""  # the SaveName TTS's load menu shows for the slot
 
 
 def default_tts_dir(platform: str | None = None, env: Mapping[str, str] | None = None,
@@ -198,7 +199,8 @@ def install(game_id: str, *, out_root: Path = DEFAULT_OUT, tts_dir: Path | None 
             stale = not thumb.is_file() or _read_or_none(thumb) != thumb_bytes
             if stale:
                 atomic_write_bytes(thumb, thumb_bytes)
-            return InstallResult(game_id, n, existing, thumb, copied=False, thumbnail_updated=stale)
+            return InstallResult(game_id, n, existing, thumb, copied=False, thumbnail_updated=stale,
+                                 save_name=_save_name(save_bytes))
     earlier = None
     if replace:
         save = _json_or_none(save_bytes)
@@ -213,7 +215,13 @@ def install(game_id: str, *, out_root: Path = DEFAULT_OUT, tts_dir: Path | None 
     # install recognises and completes; a thumbnail alone would be an orphan.
     atomic_write_bytes(target, save_bytes)
     atomic_write_bytes(thumb, thumb_bytes)
-    return InstallResult(game_id, n, target, thumb, copied=True, replaced=earlier is not None)
+    return InstallResult(game_id, n, target, thumb, copied=True, replaced=earlier is not None,
+                         save_name=_save_name(save_bytes))
+
+
+def _save_name(save_bytes: bytes) -> str:
+    save = _json_or_none(save_bytes)
+    return str(save.get("SaveName") or "") if save is not None else ""
 
 
 def saved_object_name(save: dict[str, Any], game_id: str) -> str:
@@ -279,6 +287,10 @@ def install_saved_object(game_id: str, *, out_root: Path = DEFAULT_OUT, tts_dir:
     return InstallResult(game_id, 0, target, thumb, copied=True, replaced=replaced)
 
 
+def _named(result: InstallResult) -> str:
+    return f", shown as {result.save_name!r}" if result.save_name else ""
+
+
 def install_command(game_id: str, *, out_root: Path, tts_dir: Path | None, replace: bool = False,
                     as_saved_object: bool = False) -> int:
     """Body of ``tts-builder install``."""
@@ -291,12 +303,12 @@ def install_command(game_id: str, *, out_root: Path, tts_dir: Path | None, repla
     result = install(game_id, out_root=out_root, tts_dir=tts_dir, replace=replace)
     if result.replaced:
         print(f"{game_id}: replaced the earlier install {result.save_path} (+ {result.thumbnail_path.name}); "
-              f"in TTS: Games > Save & Load > TS_Save_{result.number} (load it again to see the change)")
+              f"in TTS: Games > Save & Load > TS_Save_{result.number}{_named(result)} (load it again to see the change)")
     elif result.copied:
         if replace:
             print(f"{game_id}: no earlier install found to replace", file=sys.stderr)
         print(f"{game_id}: installed as {result.save_path} (+ {result.thumbnail_path.name}); "
-              f"in TTS: Games > Save & Load > TS_Save_{result.number}")
+              f"in TTS: Games > Save & Load > TS_Save_{result.number}{_named(result)}")
     elif result.thumbnail_updated:
         print(f"{game_id}: already installed as {result.save_path}; its thumbnail {result.thumbnail_path.name} "
               f"was updated")
