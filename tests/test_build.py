@@ -100,8 +100,11 @@ def test_builds_are_byte_identical_apart_from_the_image_prefix(builds: dict[str,
     prefix = "file:///" + (builds["local"].resolve() / GAME / "images").as_posix().lstrip("/") + "/"
     assert prefix in local
     assert local.replace(prefix, f"{BASE_URL}/{GAME}/images/") == hosted
-    for name in [f"{GAME}.png", "images/table-mat.png", "images/deck-1.png", "images/deck-back.png"]:
-        assert (builds["local"] / GAME / name).read_bytes() == (builds["hosted"] / GAME / name).read_bytes(), name
+    assert sorted(p.name for p in (builds["local"] / GAME / "images").iterdir()) == \
+        sorted(p.name for p in (builds["hosted"] / GAME / "images").iterdir())
+    for path in [builds["local"] / GAME / f"{GAME}.png", *(builds["local"] / GAME / "images").iterdir()]:
+        twin = builds["hosted"] / path.relative_to(builds["local"])
+        assert path.read_bytes() == twin.read_bytes(), path.name
 
 
 def test_a_warm_rebuild_into_the_same_folder_gives_the_same_bytes(builds: dict[str, Path],
@@ -199,8 +202,8 @@ def test_objects_zones_mat_and_metadata(save: dict[str, Any]) -> None:
     assert set(zones) == ZONE_ROLES
     assert all(z["Locked"] for z in zones.values())
     mat = next(o for o in objects if o["Name"] == "Custom_Tile")
-    assert mat["Locked"] and mat["CustomImage"]["ImageURL"].endswith("/table-mat.png")
-    assert save["SaveName"] == "Two & Two" and save["PlayerCounts"] == [2, 2]
+    assert mat["Locked"] and build_mod.art_name(mat["CustomImage"]["ImageURL"]).endswith("/table-mat.png")
+    assert save["SaveName"].startswith("Two & Two - tts-builder ") and save["PlayerCounts"] == [2, 2]
     assert save["LuaScriptState"] == "" and save["Rules"] == ""
     hands = save["Hands"]
     assert hands["Enable"] and "HandTransforms" not in hands  # the pre-v13 form; hands are HandTrigger objects
@@ -297,7 +300,7 @@ def test_failed_check_on_a_fresh_folder_leaves_nothing(builds: dict[str, Path], 
     out = tmp_path / "fresh"  # images and cache from an earlier `sheets` run, no save yet (warm: fast)
     shutil.copytree(builds["local"] / GAME / "images", out / GAME / "images")
     shutil.copytree(builds["local"] / GAME / CACHE_DIR, out / GAME / CACHE_DIR)
-    (out / GAME / "images" / "table-mat.png").unlink()
+    next((out / GAME / "images").glob("table-mat-*.png")).unlink()
     before = _files(out)
     monkeypatch.setattr(build_mod, "check_save", lambda *_a, **_k: [Problem("$", "planted", ERROR)])
     with pytest.raises(build_mod.BuildCheckFailed):
@@ -457,9 +460,9 @@ def test_sheets_command_calls_the_art_module(tmp_path: Path, monkeypatch: pytest
 
 
 def test_no_stray_files_in_build(builds: dict[str, Path]) -> None:
-    for root in builds.values():
+    for kind, root in builds.items():
         names = sorted(p.name for p in root.iterdir())
-        assert names == [GAME]
+        assert names == ([GAME, "upload"] if kind == "hosted" else [GAME])  # --base-url: what to upload
         assert sorted(p.name for p in (root / GAME).iterdir()) == sorted(
             [CACHE_DIR, "images", f"{GAME}.json", f"{GAME}.png", STAMP])
         assert not [p for p in root.rglob("*") if p.name.endswith(".tmp") or ".previous" in p.name]

@@ -24,6 +24,8 @@ import pytest
 from PIL import Image
 
 from tts_builder import cli, stamp
+from tts_builder import build as build_mod
+from tts_builder.build import art_name
 from tts_builder.art.pipeline import PSNR_FLOOR, encode_png, psnr
 from tts_builder.art.render import png_bytes
 
@@ -37,8 +39,8 @@ def _files(root: Path) -> dict[str, str]:
 
 
 def _images(game_dir: Path) -> dict[str, bytes]:
-    """The images the save uses, plus the thumbnail, by name."""
-    out = {p.name: p.read_bytes() for p in sorted((game_dir / "images").glob("*.png"))}
+    """The images the save uses, plus the thumbnail, by the art's name (content hash taken off)."""
+    out = {art_name(p.name): p.read_bytes() for p in sorted((game_dir / "images").glob("*.png"))}
     out[f"{game_dir.name}.png"] = (game_dir / f"{game_dir.name}.png").read_bytes()
     return out
 
@@ -90,7 +92,7 @@ def test_the_stamp_is_written_last_and_is_reproducible(built: dict[str, Path], t
     out = built["palette"]
     data = json.loads(stamp.stamp_path(out, GAME).read_text("utf-8"))
     assert data["outputs"] == stamp.output_digests(out / GAME)  # every output as it is now
-    assert f"{GAME}.json" in data["outputs"] and "images/deck-1.png" in data["outputs"]
+    assert f"{GAME}.json" in data["outputs"] and any(art_name(k) == "images/deck-1.png" for k in data["outputs"])
     assert not [k for k in data["outputs"] if k.startswith(stamp.CACHE_DIR)]
     copy = tmp_path / "copy"  # same inputs and outputs: same stamp bytes
     shutil.copytree(out, copy)
@@ -133,7 +135,7 @@ def test_a_deleted_or_edited_output_is_rebuilt(built: dict[str, Path], tmp_path:
                                                capsys: pytest.CaptureFixture[str]) -> None:
     out = _copy(built, "palette", tmp_path)
     before = _files(out)
-    (out / GAME / "images" / "deck-back.png").unlink()
+    next((out / GAME / "images").glob("deck-back-*.png")).unlink()
     assert stamp.quick_build([GAME, "--out", str(out)]) is None
     assert cli.main(["build", GAME, "--out", str(out)]) == 0
     assert "card pictures rendered" in capsys.readouterr().out  # built, not "up to date"
@@ -362,3 +364,21 @@ def test_the_fast_path_reads_builds_arguments_as_the_full_parser_does() -> None:
     assert options(sub) == options(fast) and "--lossless" in options(fast)
     argv = [GAME, "--out", "x", "--base-url", "http://h/", "--lossless", "--jobs", "3", "-q"]
     assert vars(stamp._parse_build_argv(argv)) == {k: v for k, v in vars(sub.parse_args(argv)).items() if k != "func"}
+
+
+def _result(psnr: dict[str, float | None]) -> build_mod.BuildResult:
+    return build_mod.BuildResult(game_id="g", save_path=Path("g.json"), thumbnail_path=Path("g.png"),
+                                 images_dir=Path("images"), objects=1, cards=1, save_bytes=1, images=tuple(psnr),
+                                 psnr=psnr, image_bytes=2048)
+
+
+def test_the_quality_line_of_a_large_lossless_build_reads_right() -> None:
+    """``--lossless`` on a game of more than QUALITY_LISTED images (Two by Two's 37) said
+    "all lossless: lowest ; 37 lossless"; a few are named in full, many in brief."""
+    many = build_mod.QUALITY_LISTED + 25
+    line = build_mod._quality(_result({f"piece-{i}-0123456789.png": None for i in range(many)}))
+    assert line == f"g: images 2 KB, all lossless: {many} images"
+    few = build_mod._quality(_result({"a-0123456789.png": None, "b.png": None}))
+    assert few == "g: images 2 KB, all lossless: a.png lossless, b.png lossless"
+    mixed = build_mod._quality(_result({**{f"p{i}.png": 40.0 + i for i in range(20)}, "x.png": None}))
+    assert "lowest p0.png 40.0 dB" in mixed and "; 14 more from 46.0 to 59.0 dB; 1 lossless" in mixed

@@ -141,3 +141,41 @@ def test_help_says_which_seat_counts_use_each_option(capsys: pytest.CaptureFixtu
     assert main(["games", "smitten-2", "--options", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["option_seat_counts"]["difficulty"] == [2] and data["option_seat_counts"]["solo_easy"] == [1]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_bash_completion_completes_file_and_folder_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """show, validate, replay and schema-check complete file names; --tts-dir and the build
+    folder's --out complete folders only; replay's --out (a page) completes files."""
+    assert main(["completion", "bash"]) == 0
+    script = tmp_path / "tts-builder.bash"
+    script.write_text(capsys.readouterr().out)
+    here = tmp_path / "here"
+    (here / "sims").mkdir(parents=True)
+    for name in ("game-1.json", "game-2.json", "sims/x.json", "saves.txt"):
+        (here / name).write_text("{}")
+
+    def complete(*words: str) -> list[str]:
+        line = " ".join(words)
+        probe = (f'source "{script}"; COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; COMP_LINE="{line}"; '
+                 'COMP_POINT=${#COMP_LINE}; _shtab_tts_builder; printf "%s\\n" "${COMPREPLY[@]}"')
+        done = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=30, check=True, cwd=here)
+        return sorted(done.stdout.split())
+
+    games = ["game-1.json", "game-2.json"]
+    assert complete("tts-builder", "show", "ga") == games
+    assert complete("tts-builder", "validate", "game-1.json", "ga") == games  # each of several files
+    assert complete("tts-builder", "validate", "si") == ["sims"]
+    assert complete("tts-builder", "replay", "ga") == games
+    assert complete("tts-builder", "replay", "game-1.json", "--out", "ga") == games
+    assert complete("tts-builder", "schema-check", "ga") == games
+    assert complete("tts-builder", "install", "two-and-two", "--tts-dir", "s") == ["sims"]  # not saves.txt
+    assert complete("tts-builder", "build", "two-and-two", "--out", "s") == ["sims"]
+
+
+@pytest.mark.parametrize("shell, marks", [("zsh", ["_files -/", ":FILE:_files"]), ("tcsh", ["n/--tts-dir/d/", "n/show/f/"])])
+def test_zsh_and_tcsh_completion_name_files_and_folders(shell: str, marks: list[str],
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["completion", shell]) == 0
+    out = capsys.readouterr().out
+    assert all(mark in out for mark in marks), marks

@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
+import tts_builder
+
 from tts_builder import cli
 from tts_builder.build import build_game
 from tts_builder.install import ZONE_NAMES
+from tts_builder.save import game_of_save_name, save_name
 from tts_builder.savecheck import ERROR, check_save
 
 GAME = "two-and-two"
@@ -31,6 +34,7 @@ def _earlier_build(built: Path) -> bytes:
     """The save as an earlier build of the same game wrote it: other card text, same marks."""
     save = _save(built)
     save["ObjectStates"][0]["Description"] = "an older build"
+    save["SaveName"] = save_name(game_of_save_name(save["SaveName"]), save)  # its own build id
     return json.dumps(save).encode()
 
 
@@ -47,6 +51,7 @@ def test_replace_overwrites_the_earlier_install(built: Path, tmp_path: Path, cap
     assert _install(built, tmp_path / "tts", "--replace") == 0
     out = capsys.readouterr().out
     assert "replaced the earlier install" in out and "TS_Save_3" in out
+    assert f"shown as {_save(built)['SaveName']!r}" in out  # the game, the tool's version, the build
     assert (saves / "TS_Save_3.json").read_bytes() == (built / GAME / f"{GAME}.json").read_bytes()
     assert (saves / "TS_Save_3.png").read_bytes() == (built / GAME / f"{GAME}.png").read_bytes()
     assert sorted(p.name for p in saves.iterdir()) == ["TS_Save_1.json", "TS_Save_3.json", "TS_Save_3.png"]
@@ -107,12 +112,13 @@ def test_saved_object_is_one_bag_of_the_components(built: Path, tmp_path: Path, 
     assert "installed the saved object" in capsys.readouterr().out
     folder = tts / "Saves" / "Saved Objects"
     save = _save(built)
-    name = save["SaveName"]
+    name = game_of_save_name(save["SaveName"])  # the file keeps the game's name: replaced in place
+    assert name == "Two & Two"
     assert sorted(p.name for p in folder.iterdir()) == [f"{name}.json", f"{name}.png"]
     data = json.loads((folder / f"{name}.json").read_text("utf-8"))
     assert data["SaveName"] == "" and data["LuaScript"] == "" and len(data["ObjectStates"]) == 1
     (bag,) = data["ObjectStates"]
-    assert bag["Name"] == "Bag" and bag["Nickname"] == name
+    assert bag["Name"] == "Bag" and bag["Nickname"] == save["SaveName"]  # the build it came from
     expected = [o["GUID"] for o in save["ObjectStates"] if o["Name"] not in ZONE_NAMES]
     assert [o["GUID"] for o in bag["ContainedObjects"]] == expected and expected
     assert bag["GUID"] not in expected
@@ -131,3 +137,28 @@ def test_replace_and_saved_object_together_is_one_line(built: Path, tmp_path: Pa
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--replace and --saved-object" in err
     assert not (tmp_path / "tts" / "Saves").exists()
+
+
+def test_the_save_name_tells_builds_apart(built: Path) -> None:
+    """``SaveName`` says the game, the tool's version and a build id: an earlier build of the
+    same game shows another name in TTS's load menu, and the same build always the same one."""
+    save = _save(built)
+    game, tool, build = save["SaveName"].split(" - ")
+    assert game == "Two & Two" and tool == f"tts-builder {tts_builder.__version__}" and build.startswith("build ")
+    assert json.loads(_earlier_build(built))["SaveName"] != save["SaveName"]
+    assert save_name(game, save) == save["SaveName"]  # the id is the content's, not the clock's
+    assert game_of_save_name(save["SaveName"]) == game_of_save_name(json.loads(_earlier_build(built))["SaveName"])
+
+
+def test_reinstalling_a_build_whose_thumbnail_changed_says_so(built: Path, tmp_path: Path, capsys) -> None:
+    saves = tmp_path / "tts" / "Saves"
+    saves.mkdir(parents=True)
+    assert _install(built, tmp_path / "tts", "--replace") == 0
+    capsys.readouterr()
+    (saves / "TS_Save_1.png").write_bytes(b"an older thumbnail")
+    assert _install(built, tmp_path / "tts", "--replace") == 0
+    out = capsys.readouterr().out
+    assert "nothing copied" not in out and "thumbnail TS_Save_1.png was updated" in out
+    assert (saves / "TS_Save_1.png").read_bytes() == (built / GAME / f"{GAME}.png").read_bytes()
+    assert _install(built, tmp_path / "tts", "--replace") == 0
+    assert "nothing copied" in capsys.readouterr().out  # now nothing was

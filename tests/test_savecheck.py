@@ -518,3 +518,52 @@ def test_every_save_from_the_wild_is_accepted(shared_dir: Path, name: str) -> No
         pytest.skip(f"{path} is absent")
     out = io.StringIO()
     assert run_schema_check(str(path), out=out) == 0, out.getvalue()[-2000:]
+
+
+def test_repeated_warnings_are_one_line_with_a_count(tmp_path: Path) -> None:
+    """A save of many local images gives one line for all its "local file URL" warnings (their
+    count in the summary and each in --json); a warning of another kind keeps its own line."""
+    save = valid_save()
+    images = tmp_path / "images"
+    images.mkdir()
+    tiles = []
+    for i in range(5):
+        (images / f"t{i}.png").write_bytes(b"png")
+        tile = json.loads(json.dumps(save["ObjectStates"][2]["ContainedObjects"][0]))
+        tile["GUID"] = f"f0000{i}"
+        tile["States"] = {}
+        tile["ChildObjects"] = []
+        tile["CustomImage"]["ImageURL"] = "file:///" + (images / f"t{i}.png").as_posix().lstrip("/")
+        tiles.append(tile)
+    save["ObjectStates"].extend(tiles)
+    save["ObjectStates"][2]["GUID"] = "BAG"
+    path = tmp_path / "local.json"
+    path.write_text(json.dumps(save), encoding="utf-8")
+    out = io.StringIO()
+    assert run_schema_check(str(path), out=out) == 0
+    lines = out.getvalue().splitlines()
+    local = [ln for ln in lines if "local file URL" in ln]
+    assert len(local) == 1 and local[0].endswith("(and 4 more warnings like it; --json lists each)")
+    assert "t0.png" in local[0]
+    assert any("GUID 'BAG'" in ln for ln in lines)  # another kind: its own line
+    assert lines[-1] == f"{path}: 0 error(s), 6 warning(s)" and len(lines) == 3
+    out = io.StringIO()
+    assert run_schema_check(str(path), out=out, as_json=True) == 0
+    assert len([w for w in json.loads(out.getvalue())["warnings"] if "local file URL" in w["message"]]) == 5
+
+
+def test_a_transcript_is_named_as_one_with_validate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tts_builder import cli
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"format": "tts-builder-transcript", "version": 1, "game": "obren-buttons",
+                                "moves": []}), encoding="utf-8")
+    assert cli.main(["schema-check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a game transcript of obren-buttons, not a TTS save" in err
+    assert f"tts-builder validate {path}" in err and "required property" not in err
+    # a save is still checked as a save, even with a "moves" key of its own
+    save = valid_save()
+    save["moves"], save["game"] = [], "x"
+    path.write_text(json.dumps(save), encoding="utf-8")
+    assert cli.main(["schema-check", str(path)]) == 0

@@ -179,3 +179,31 @@ def test_the_command_wires_the_games_out_and_push_into_the_loop(tmp_path, monkey
     assert len(lines) == 1 and lines[0].startswith("two-and-two: not pushed: ")
     assert cli.main(["build", "--all", "--watch", "--out", str(out)]) == 0
     assert seen["argv"] == ["--all", "--out", str(out)] and seen["after"] is None
+
+
+@pytest.mark.parametrize("name", [".art.json.swp", ".art.json.swo", ".art.json.swpx", "4913", "5036", ".#art.json",
+                                  "#art.json#", "art.json~", "art.json.bak", ".goutputstream-AB12CD",
+                                  "art.json___jb_tmp___", ".art.json.kate-swp", "art.json.~1~"])
+def test_editors_temporary_files_call_for_no_rebuild(tmp_path, name):
+    wanted = ChangeFilter(skip_folders(["two-and-two"], tmp_path / "build"))
+    assert not wanted(ART / "two-and-two" / name)
+    code, out, _ = _run([{(1, str(ART / "two-and-two" / name))}], Recorder())
+    assert not [line for line in out if line.startswith("changed:")]  # never listed as a change
+    assert wanted(ART / "two-and-two" / "art.json")  # the file itself still is
+
+
+def test_a_no_op_start_does_not_say_rebuilt(tmp_path):
+    """The first build finds the output up to date: its line, then the watch; no "rebuilt in"."""
+    up_to_date = "two-and-two: up to date (build/two-and-two/two-and-two.json); nothing to do (--force rebuilds)"
+    rebuild = Recorder(Outcome(True, (up_to_date,), built=False), Outcome(True, ("two-and-two: built",)))
+    code, out, _ = _run([{(2, str(ART / "two-and-two" / "art.json"))}], rebuild)
+    assert out == [up_to_date, "watching for changes (Ctrl-C to stop)", "changed: art_src/two-and-two/art.json",
+                   "two-and-two: built", "rebuilt in 1.0 s", "stopped watching"]
+
+
+def test_the_rebuild_process_tells_up_to_date_from_built(tmp_path):
+    out = tmp_path / "out"
+    first = subprocess_rebuild(["obren-buttons", "--out", str(out)])()
+    assert first.ok and first.built
+    again = subprocess_rebuild(["obren-buttons", "--out", str(out)])()
+    assert again.ok and not again.built and "up to date" in again.lines[0]

@@ -10,7 +10,14 @@ For each game it writes, under ``OUT/<game>/``:
   pictures between builds.
 
 Image URLs are absolute ``file:///`` paths (this computer only), or
-``BASE_URL/<game>/images/<file>`` with ``--base-url`` (upload ``OUT/`` there).
+``BASE_URL/<game>/images/<file>`` with ``--base-url``, which also writes ``OUT/upload/<game>/``:
+exactly what to upload to ``BASE_URL`` (the images the save names and the thumbnail, hard
+links; no cache). Image files are published under their art name plus a short hash of their
+bytes (:func:`published_name`): TTS caches images by URL, so a changed image must get a new
+URL and an unchanged one keep its own; images of the same bytes share one file and URL.
+The save's ``SaveName`` says the game, the tool's version and a digest of the save's content
+(:func:`tts_builder.save.save_name`), so installs of different builds can be told apart
+with no clock in the output.
 
 Nothing is written unless the whole build succeeds. The art is rendered into a
 staging folder (``OUT/.tts-builder-tmp-<game>-build-*``) seeded with hard links
@@ -33,6 +40,7 @@ keys are sorted, the art manifest has no run counts and the save's date is
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -186,8 +194,16 @@ def file_url(path: Path) -> str:
 def check_base_url(base_url: str) -> str:
     """``--base-url`` without its trailing slash; only http(s) URLs are accepted."""
     parts = urlsplit(base_url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    if parts.scheme not in ("http", "https") or not parts.hostname:
         raise InputError(f"--base-url: expected an http:// or https:// URL, not {base_url!r}")
+    bad = next((c for c in base_url if c.isspace() or not c.isprintable() or c in '"<>\\^`{|}'), None)
+    if bad is not None:  # a URL holds none of these raw (RFC 3986); TTS would fetch nothing
+        what = "a space" if bad == " " else f"the character {bad!r}"
+        raise InputError(f"--base-url: {base_url!r} holds {what}; write it %-encoded (a space is %20)")
+    try:
+        parts.port  # a port that is not a number
+    except ValueError:
+        raise InputError(f"--base-url: {base_url!r} has a bad port") from None
     return base_url.rstrip("/")
 
 
@@ -252,10 +268,15 @@ def _link_tree(src: Path, dst: Path) -> None:
         for name in files:
             if name.startswith(TEMP_PREFIX) or name.endswith(".tmp"):
                 continue
-            try:
-                os.link(Path(folder) / name, dst / rel / name)
-            except OSError:
-                shutil.copy2(Path(folder) / name, dst / rel / name)
+            _link_or_copy(Path(folder) / name, dst / rel / name)
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    """A hard link of ``source`` at ``target`` (a copy where the file system has no links)."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def _commit_files(staged: Path, live: Path) -> list[Path]:
@@ -301,6 +322,111 @@ def _check_against(data: dict[str, Any], live_images: Path, staged_images: Path,
     live_dir, staged_dir = str(live_images.resolve()), str(staged_images.resolve())
     return [Problem(p.path, p.message.replace(staged, live).replace(staged_dir, live_dir), p.severity)
             for p in problems]
+
+
+#: hex digits of the content hash in a published image's name (``card-3-face-1a2b3c4d5e.png``)
+HASH_DIGITS = 10
+
+
+def published_name(name: str, sha256: str) -> str:
+    """``images/<name>`` as published: its stem, a short hash of its bytes, its suffix. A changed
+    image gets a new name, so a new URL that TTS (which caches images by URL) fetches anew; an
+    unchanged one keeps its URL and players' caches stay good.
+
+    >>> published_name("species-1.png", "0123456789abcdef")
+    'species-1-0123456789.png'
+    """
+    stem, dot, suffix = name.rpartition(".")
+    return f"{stem}-{sha256[:HASH_DIGITS]}{dot}{suffix}" if dot else f"{name}-{sha256[:HASH_DIGITS]}"
+
+
+def art_name(published: str) -> str:
+    """The art's own name of a published image (its content hash taken off).
+
+    >>> art_name("species-1-0123456789.png")
+    'species-1.png'
+    >>> art_name("table-mat.png")
+    'table-mat.png'
+    """
+    stem, dot, suffix = published.rpartition(".")
+    head, dash, digest = stem.rpartition("-")
+    if dash and len(digest) == HASH_DIGITS and all(c in "0123456789abcdef" for c in digest):
+        return f"{head}{dot}{suffix}"
+    return published
+
+
+def publish_names(images: Path) -> dict[str, str]:
+    """Give every image of ``images`` (the art's names) its published name, in place: images of
+    the same bytes share one file, named after the first of them in name order, so the save holds
+    one URL per distinct image. Returns ``art name -> published name``; the art's names are removed
+    (the art manifest keeps them; :func:`_restore_plain_names` brings them back for the next build)."""
+    by_content: dict[str, list[str]] = {}
+    for path in sorted(images.iterdir()):
+        if path.is_file() and path.name != MANIFEST and not path.name.startswith(TEMP_PREFIX):
+            by_content.setdefault(hashlib.sha256(path.read_bytes()).hexdigest(), []).append(path.name)
+    published: dict[str, str] = {}
+    for digest, group in by_content.items():
+        target = published_name(group[0], digest)
+        for name in group:
+            published[name] = target
+    for name, target in sorted(published.items()):
+        if name == target:
+            continue
+        if not (images / target).exists():
+            _link_or_copy(images / name, images / target)
+        (images / name).unlink()
+    return published
+
+
+def _restore_plain_names(images: Path) -> None:
+    """Seed a staged ``images/`` with the art's own names (hard links to the published files of
+    the same bytes, found by the hash in their names), so the art pipeline reuses every image
+    whose inputs did not change, as it did when the files bore those names."""
+    if not images.is_dir():
+        return
+    published = [p for p in sorted(images.iterdir()) if p.is_file() and p.name != MANIFEST]
+    try:
+        files = json.loads((images / MANIFEST).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        files = {}
+    by_hash: dict[str, Path] = {}
+    for path in published:
+        by_hash.setdefault(path.name.rpartition(".")[0].rpartition("-")[2], path)
+    for name, record in files.items() if isinstance(files, dict) else ():
+        digest = record.get("sha256") if isinstance(record, dict) else None
+        source = by_hash.get(digest[:HASH_DIGITS]) if isinstance(digest, str) else None
+        if source is not None and "/" not in name and not (images / name).exists():
+            _link_or_copy(source, images / name)
+    plain = set(files) if isinstance(files, dict) else set()
+    for path in published:  # the staged copies only: the live files stay until the commit
+        if path.name not in plain:
+            path.unlink()
+
+
+def upload_dir(out_root: Path, game_id: str) -> Path:
+    """``OUT/upload/<game>/``: what to upload to ``--base-url`` for this game (``OUT/upload/`` is
+    the folder the base URL names)."""
+    return Path(out_root) / stamp.UPLOAD_DIR / game_id
+
+
+def _write_upload(out_root: Path, game_id: str, names: Sequence[str] | None, staged: Path) -> None:
+    """Make ``OUT/upload/<game>/`` hold exactly the images the save names (``images/<file>``) and the
+    thumbnail, hard links to the build's own files; with ``names`` None (a ``file:///`` build, nothing
+    to upload) remove it. Committed file by file as the images are, stale files removed last."""
+    live = upload_dir(out_root, game_id)
+    if names is None:
+        shutil.rmtree(live, ignore_errors=True)
+        if live.parent.is_dir() and not any(live.parent.iterdir()):
+            live.parent.rmdir()
+        return
+    game_dir = Path(out_root) / game_id
+    staged_game = staged / game_id
+    (staged_game / IMAGES).mkdir(parents=True, exist_ok=True)
+    pairs = [(game_dir / IMAGES / n, staged_game / IMAGES / n) for n in names]
+    pairs.append((save_paths(out_root, game_id)[1], staged_game / f"{game_id}.png"))
+    for source, target in pairs:
+        _link_or_copy(source, target)
+    _remove_files(_commit_files(staged_game, live))
 
 
 def _sweep_leftovers(out_root: Path, game_dir: Path) -> None:
@@ -353,6 +479,7 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
         stage_game = stage / game_id
         stage_images = stage_game / IMAGES
         _link_tree(live_images, stage_images)
+        _restore_plain_names(stage_images)
         _link_tree(game_dir / CACHE_DIR, stage_game / CACHE_DIR)
         say("art")
         manifest = render_game_art(game_id, stage, progress=say, lossless=lossless, jobs=jobs)
@@ -370,9 +497,12 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
             atomic_write_bytes(stage_images / name, kit.data)
             quality[name] = kit.psnr
         thumbnail = _thumbnail_bytes(stage_images, manifest, layout, lossless)
+        published = publish_names(stage_images)
         say("save")
-        data, plan = assemble(game_id, layout, manifest, image_url)
-        names = image_names(plan, manifest)
+        data, plan = assemble(game_id, layout, manifest, lambda name: image_url(published.get(name, name)))
+        names = sorted({published[n] for n in image_names(plan, manifest) if n in published}
+                       | {n for n in image_names(plan, manifest) if n not in published})
+        quality = {published.get(n, n): v for n, v in sorted(quality.items())}
         missing = [n for n in names if not (stage_images / n).is_file()]
         if missing:
             raise InputError(f"{game_id}: the save refers to images/{missing[0]}, which the art did not write")
@@ -391,6 +521,7 @@ def build_game(game_id: str, out_root: Path = DEFAULT_OUT, *, base_url: str | No
         atomic_write_bytes(thumb_path, thumbnail.data)
         _remove_files(unused_images)  # only now: the previous save referred to them
         _remove_files(_commit_files(stage_game / CACHE_DIR, game_dir / CACHE_DIR))
+        _write_upload(out_root, game_id, names if base_url else None, stage / stamp.UPLOAD_DIR)
         stamp.write_stamp(out_root, game_id, inputs)
         done = True
         return BuildResult(game_id=game_id, save_path=save_path, thumbnail_path=thumb_path, images_dir=live_images,
@@ -429,13 +560,16 @@ def _quality(result: BuildResult) -> str:
     values = [v for v in result.psnr.values() if v is not None]
     head = f"PSNR {min(values):.1f} dB or better" if values else "all lossless"
     line = f"{result.game_id}: images {result.image_bytes / 1024:.0f} KB, {head}: "
-    if len(result.psnr) <= QUALITY_LISTED:
+    shown_psnr = {art_name(name): v for name, v in result.psnr.items()}  # the art's names read better
+    if len(shown_psnr) <= QUALITY_LISTED:
         return line + ", ".join(f"{name} {'lossless' if v is None else f'{v:.1f} dB'}"
-                                for name, v in result.psnr.items())
-    palette = sorted((v, name) for name, v in result.psnr.items() if v is not None)
+                                for name, v in shown_psnr.items())
+    palette = sorted((v, name) for name, v in shown_psnr.items() if v is not None)
+    lossless = len(shown_psnr) - len(palette)
+    if not palette:  # nothing to rank: "all lossless: 37 images"
+        return line + f"{lossless} images"
     shown = palette[:QUALITY_LISTED // 2]
     rest = palette[len(shown):]
-    lossless = len(result.psnr) - len(palette)
     text = line + "lowest " + ", ".join(f"{name} {v:.1f} dB" for v, name in shown)
     if rest:
         text += f"; {len(rest)} more from {rest[0][0]:.1f} to {rest[-1][0]:.1f} dB"
@@ -484,9 +618,15 @@ def _show_outcome(task: _Task, outcome: BuildResult | BuildCheckFailed, seconds:
     for warning in result.warnings:
         if warning not in local:
             shown.echo(f"{game_id}: {warning}", sys.stderr)
+    if task.base_url:
+        upload = upload_dir(task.out_root, game_id)
+        files = [p for p in upload.rglob("*") if p.is_file()]
+        shown.echo(f"{game_id}: to publish, upload {upload.parent}{os.sep} to {check_base_url(task.base_url)}/ "
+                   f"({len(files)} files, {sum(p.stat().st_size for p in files) / 1024:.0f} KB; unchanged images "
+                   f"keep their names, so a host already holding them needs only the new ones)")
     if local:
         shown.echo(f"{game_id}: {len(local)} image URL(s) are local file:/// paths: the mod loads on this computer "
-                   f"only (use --base-url URL and upload {task.out_root} there to share it)", sys.stderr)
+                   f"only (to share it: build with --base-url URL and upload {upload_dir(task.out_root, game_id).parent} there)", sys.stderr)
     return 0
 
 

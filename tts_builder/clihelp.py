@@ -163,6 +163,35 @@ def _game_positionals(parser: argparse.ArgumentParser) -> None:
             action.choices = ids
 
 
+#: positionals that name files or folders to read (``show``, ``validate``, ``replay``, ``schema-check``, ``report``)
+_FILE_POSITIONALS = frozenset({"file", "files", "paths"})
+#: ``OPTION -> what it names``: a folder (``--tts-dir``, ``--chart``; ``--out`` of the build commands) or a
+#: file (``--out`` of ``replay``, the page; of ``simulate``, a folder or one run file)
+_PATH_OPTIONS = {"--tts-dir": "dir", "--chart": "dir", "--out": "dir"}
+_FILE_OUT_COMMANDS = frozenset({"replay", "simulate"})
+
+
+def _path_completion(parser: argparse.ArgumentParser, command: str = "") -> None:
+    """Mark each argument that names a file or folder for shtab, so the shell completes its
+    names (``show <TAB>``, ``install GAME --tts-dir <TAB>``); for completion only."""
+    import shtab
+
+    for action in parser._actions:  # argparse has no public walk over its actions
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                _path_completion(sub, name)
+            continue
+        kind = None
+        if not action.option_strings and action.dest in _FILE_POSITIONALS:
+            kind = "file"
+        for flag in action.option_strings:
+            kind = _PATH_OPTIONS.get(flag, kind)
+            if flag == "--out" and command in _FILE_OUT_COMMANDS:
+                kind = "file"
+        if kind is not None:
+            action.complete = shtab.DIRECTORY if kind == "dir" else shtab.FILE  # type: ignore[attr-defined]
+
+
 def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
     """The completion script of ``parser`` for ``shell`` (bash, zsh or tcsh), by shtab."""
     try:
@@ -172,4 +201,5 @@ def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
     if shell not in SHELLS:
         raise InputError(f"completion {shell}: expected one of {', '.join(SHELLS)}")
     _game_positionals(parser)
+    _path_completion(parser)
     return str(shtab.complete(parser, shell=shell))

@@ -4,8 +4,9 @@ TTS lists in *Games > Save & Load* only the numbered saves in ``Saves/``
 (``TS_Save_<N>.json``, each with a ``TS_Save_<N>.png`` thumbnail; see
 ``docs/tts-format.md`` §6), so the mod is copied there under the next free
 number: one more than the highest ``N`` already present (``TS_Save_1`` in an
-empty folder). The name shown in the menu is the save's ``SaveName`` (the game's
-name). Installing a mod that is already there byte for byte copies nothing and
+empty folder). The name shown in the menu is the save's ``SaveName``: the game's
+name, the tool's version and the build's id (:func:`tts_builder.save.save_name`), so installs
+of different builds are told apart. Installing a mod that is already there byte for byte copies nothing and
 names the existing slot; a rebuilt mod gets a new slot (TTS saves are never
 overwritten). ``Saves/SaveFileInfos.json`` is TTS's own index and is not touched.
 
@@ -27,7 +28,7 @@ e.g. when TTS was told to keep its files elsewhere.
 ``--replace`` overwrites the slot of this game's earlier install instead of taking a
 new number per rebuild: the highest ``TS_Save_<N>.json`` that this tool wrote for the
 same game, known by three marks together: the tool's memo (:func:`save.built_by`), the
-same ``SaveName`` and the same ``EpochTime`` as the new build (a build stamps a fixed
+same game in ``SaveName`` (:func:`save.game_of_save_name`) and the same ``EpochTime`` as the new build (a build stamps a fixed
 time; TTS stamps the clock whenever it saves, so a game a player saved from the mod is
 never taken for an install and never overwritten). With no such slot, the mod goes to
 the next free number as without ``--replace``. Reload the save in TTS to see the change.
@@ -58,7 +59,7 @@ from tts_builder.build import DEFAULT_OUT, save_paths
 from tts_builder.errors import InputError, require_game
 from tts_builder.fileio import atomic_write_bytes, atomic_write_json, read_input_bytes, sweep_stale_temp
 from tts_builder.guids import guid_for
-from tts_builder.save import TOOL_NAME, built_by, tool_memo
+from tts_builder.save import TOOL_NAME, built_by, game_of_save_name, tool_memo
 
 #: Objects a bag cannot hold: zones. They stay out of a saved object.
 ZONE_NAMES = frozenset({"HandTrigger", "ScriptingTrigger", "FogOfWarTrigger", "FogOfWar", "RandomizeTrigger",
@@ -77,6 +78,8 @@ class InstallResult:
     thumbnail_path: Path
     copied: bool  # False when the same save was already installed
     replaced: bool = False  # True when the slot of an earlier install was overwritten
+    thumbnail_updated: bool = False  # the same save was there; only its thumbnail was (re)written
+    save_name: str = ""  # the SaveName TTS's load menu shows for the slot
 
 
 def default_tts_dir(platform: str | None = None, env: Mapping[str, str] | None = None,
@@ -139,7 +142,7 @@ def _json_or_none(data: bytes) -> dict[str, Any] | None:
 
 def earlier_install(saves: Path, save: dict[str, Any]) -> int | None:
     """The ``N`` of the highest ``TS_Save_<N>.json`` this tool installed for the game of
-    ``save`` (same tool memo, ``SaveName`` and build ``EpochTime``), or None."""
+    ``save`` (same tool memo, game in ``SaveName`` and build ``EpochTime``), or None."""
     found = None
     marker = TOOL_NAME.encode()
     for n in save_numbers(saves):
@@ -147,7 +150,8 @@ def earlier_install(saves: Path, save: dict[str, Any]) -> int | None:
         if data is None or marker not in data:  # cheap: most saves are not ours
             continue
         old = _json_or_none(data)
-        if (old is not None and built_by(old) is not None and old.get("SaveName") == save.get("SaveName")
+        if (old is not None and built_by(old) is not None
+                and game_of_save_name(str(old.get("SaveName"))) == game_of_save_name(str(save.get("SaveName")))
                 and old.get("EpochTime") == save.get("EpochTime")):
             found = n
     return found
@@ -192,9 +196,11 @@ def install(game_id: str, *, out_root: Path = DEFAULT_OUT, tts_dir: Path | None 
             thumb = existing.with_suffix(".png")
             if thumb.is_dir():
                 raise InputError(f"{thumb}: is a folder where the thumbnail of {existing.name} belongs")
-            if not thumb.is_file() or _read_or_none(thumb) != thumb_bytes:
+            stale = not thumb.is_file() or _read_or_none(thumb) != thumb_bytes
+            if stale:
                 atomic_write_bytes(thumb, thumb_bytes)
-            return InstallResult(game_id, n, existing, thumb, copied=False)
+            return InstallResult(game_id, n, existing, thumb, copied=False, thumbnail_updated=stale,
+                                 save_name=_save_name(save_bytes))
     earlier = None
     if replace:
         save = _json_or_none(save_bytes)
@@ -209,7 +215,13 @@ def install(game_id: str, *, out_root: Path = DEFAULT_OUT, tts_dir: Path | None 
     # install recognises and completes; a thumbnail alone would be an orphan.
     atomic_write_bytes(target, save_bytes)
     atomic_write_bytes(thumb, thumb_bytes)
-    return InstallResult(game_id, n, target, thumb, copied=True, replaced=earlier is not None)
+    return InstallResult(game_id, n, target, thumb, copied=True, replaced=earlier is not None,
+                         save_name=_save_name(save_bytes))
+
+
+def _save_name(save_bytes: bytes) -> str:
+    save = _json_or_none(save_bytes)
+    return str(save.get("SaveName") or "") if save is not None else ""
 
 
 def saved_object_name(save: dict[str, Any], game_id: str) -> str:
@@ -222,7 +234,7 @@ def saved_object_name(save: dict[str, Any], game_id: str) -> str:
     >>> saved_object_name({"SaveName": " . "}, "two-and-two")
     'two-and-two'
     """
-    name = _UNSAFE_NAME.sub("-", str(save.get("SaveName") or "")).strip(" .")
+    name = _UNSAFE_NAME.sub("-", game_of_save_name(str(save.get("SaveName") or ""))).strip(" .")
     return name or game_id
 
 
@@ -275,6 +287,10 @@ def install_saved_object(game_id: str, *, out_root: Path = DEFAULT_OUT, tts_dir:
     return InstallResult(game_id, 0, target, thumb, copied=True, replaced=replaced)
 
 
+def _named(result: InstallResult) -> str:
+    return f", shown as {result.save_name!r}" if result.save_name else ""
+
+
 def install_command(game_id: str, *, out_root: Path, tts_dir: Path | None, replace: bool = False,
                     as_saved_object: bool = False) -> int:
     """Body of ``tts-builder install``."""
@@ -287,12 +303,15 @@ def install_command(game_id: str, *, out_root: Path, tts_dir: Path | None, repla
     result = install(game_id, out_root=out_root, tts_dir=tts_dir, replace=replace)
     if result.replaced:
         print(f"{game_id}: replaced the earlier install {result.save_path} (+ {result.thumbnail_path.name}); "
-              f"in TTS: Games > Save & Load > TS_Save_{result.number} (load it again to see the change)")
+              f"in TTS: Games > Save & Load > TS_Save_{result.number}{_named(result)} (load it again to see the change)")
     elif result.copied:
         if replace:
             print(f"{game_id}: no earlier install found to replace", file=sys.stderr)
         print(f"{game_id}: installed as {result.save_path} (+ {result.thumbnail_path.name}); "
-              f"in TTS: Games > Save & Load > TS_Save_{result.number}")
+              f"in TTS: Games > Save & Load > TS_Save_{result.number}{_named(result)}")
+    elif result.thumbnail_updated:
+        print(f"{game_id}: already installed as {result.save_path}; its thumbnail {result.thumbnail_path.name} "
+              f"was updated")
     else:
         print(f"{game_id}: already installed as {result.save_path}; nothing copied")
     return 0

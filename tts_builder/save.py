@@ -50,6 +50,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import functools
+import hashlib
 import json
 import math
 import os
@@ -1157,6 +1158,43 @@ def tool_memo() -> str:
     return json.dumps({"tool": TOOL_NAME, "version": __version__}, sort_keys=True, separators=(",", ":"))
 
 
+#: between the game's name and the build's own marks in ``SaveName``
+SAVE_NAME_SEPARATOR = " - "  # ASCII: any font of the load menu has it
+
+
+def build_id(save: Mapping[str, Any]) -> str:
+    """A short digest of what the save holds (its name aside), with each image URL reduced to its file
+    name, which carries the image's content hash: two builds of the same mod share it wherever
+    their images are hosted, and any change to the table, scripts or art gives another. It stands
+    for "build time" in the save's name without a clock (same inputs, same bytes)."""
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: (v.rsplit("/", 1)[-1] if k.endswith("URL") and isinstance(v, str) else strip(v))
+                    for k, v in value.items() if k != "SaveName"}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+    text = json.dumps(strip(save), sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:8]
+
+
+def save_name(game_name: str, save: Mapping[str, Any]) -> str:
+    """``SaveName``: the game, the tool's version and the :func:`build_id`, so that installs of
+    different builds can be told apart in TTS's load menu (``Two & Two - tts-builder 0.1.0 - build 1a2b3c4d``)."""
+    from tts_builder import __version__
+    return SAVE_NAME_SEPARATOR.join((game_name, f"{TOOL_NAME} {__version__}", f"build {build_id(save)}"))
+
+
+def game_of_save_name(name: str) -> str:
+    """The game's name in a :func:`save_name` (a name without the marks is returned whole).
+
+    >>> game_of_save_name("Two & Two - tts-builder 0.1.0 - build 1a2b3c4d")
+    'Two & Two'
+    """
+    game, sep, rest = name.partition(f"{SAVE_NAME_SEPARATOR}{TOOL_NAME} ")
+    return game if sep and " build " in f" {rest}" else name
+
+
 def built_by(save: Mapping[str, Any]) -> dict[str, str] | None:
     """The ``{"tool", "version"}`` a save built by this tool records, or None for any other save."""
     for obj in save.get("ObjectStates") or []:
@@ -1404,4 +1442,5 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
     playing_time = game_data.get("playing_time")
     if isinstance(playing_time, list) and len(playing_time) == 2:
         save["PlayingTime"] = [int(playing_time[0]), int(playing_time[1])]
+    save["SaveName"] = save_name(game_name, save)
     return save

@@ -165,7 +165,9 @@ def run_schema_check(path: str, *, out: TextIO, as_json: bool = False) -> int:
     ``{"file", "valid", "errors", "warnings"}``. :class:`InputError` propagates so the
     CLI can turn it into exit code 2.
     """
-    problems = check_save(load_save_file(path))
+    data = load_save_file(path)
+    _refuse_transcript(data, path)
+    problems = check_save(data)
     errors = [p for p in problems if p.severity == ERROR]
     warnings = [p for p in problems if p.severity == WARNING]
     if as_json:
@@ -177,10 +179,54 @@ def run_schema_check(path: str, *, out: TextIO, as_json: bool = False) -> int:
         }
         out.write(dump_json(report))
     else:
-        for problem in problems:
-            out.write(f"{problem}\n")
+        for line in collapsed_lines(problems):
+            out.write(f"{line}\n")
         out.write(f"{path}: {len(errors)} error(s), {len(warnings)} warning(s)\n")
     return 1 if errors else 0
+
+
+#: what :func:`collapsed_lines` reads past when it asks whether two warnings say the same thing
+_QUOTED_OR_NUMBER = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\d+")
+
+
+def collapsed_lines(problems: list[Problem]) -> list[str]:
+    """The problems one a line, with warnings that differ only in what they quote (a URL, a
+    GUID) or count put on the first one's line with how many more there are: a local build's
+    209 "local file URL" warnings are one line. Errors are each shown.
+
+    >>> ws = [Problem(f"$.A[{i}]", f"local file URL 'file:///x/{i}.png' will not load", WARNING) for i in range(3)]
+    >>> collapsed_lines(ws)
+    ["warning $.A[0]: local file URL 'file:///x/0.png' will not load (and 2 more warnings like it; --json lists each)"]
+    """
+    groups: dict[str, list[Problem]] = {}
+    order: list[tuple[str, Problem]] = []
+    for problem in problems:
+        if problem.severity != WARNING:
+            order.append(("", problem))
+            continue
+        key = _QUOTED_OR_NUMBER.sub("_", problem.message).replace(" (_ uses)", "")
+        if key not in groups:
+            groups[key] = []
+            order.append((key, problem))
+        groups[key].append(problem)
+    lines = []
+    for key, problem in order:
+        more = len(groups[key]) - 1 if key else 0
+        lines.append(f"{problem} (and {more} more warning{'s' if more > 1 else ''} like it; --json lists each)"
+                     if more else str(problem))
+    return lines
+
+
+def _refuse_transcript(data: dict[str, Any], path: str) -> None:
+    """A tts-builder transcript handed to ``schema-check`` is named as one, with the command that checks it."""
+    from tts_builder.transcript import FORMAT
+
+    if data.get("format") == FORMAT or ("moves" in data and "game" in data and "ObjectStates" not in data
+                                        and "Name" not in data):
+        game = data.get("game")
+        of = f" of {game}" if isinstance(game, str) and game.isprintable() and len(game) < 80 else ""
+        raise InputError(f"{path}: is a game transcript{of}, not a TTS save: check its moves with "
+                         f"`tts-builder validate {path}`")
 
 
 # --- schema -----------------------------------------------------------------

@@ -35,11 +35,13 @@ from typing import NoReturn
 from pathlib import Path
 
 STAMP = ".tts-builder-stamp.json"
+#: ``OUT/upload/<game>/``: the files to upload to ``--base-url`` (outputs of the game's build too)
+UPLOAD_DIR = "upload"
 CACHE_DIR = "art-cache"  # the art pipeline's picture cache (kept out of the outputs)
 #: :data:`tts_builder.fileio.TEMP_PREFIX`, repeated: importing fileio (typing, regexes) would cost the
 #: no-op a fifth of its time (tests/test_build_speed.py checks that the two agree)
 TEMP_PREFIX = ".tts-builder-tmp-"
-_FORMAT = 1
+_FORMAT = 2  # 2: the upload folder is an output too; images carry content hashes
 #: the packages whose files a build reads (rules code and data, art sources, Lua templates, the
 #: pipeline): what the stamp digests and what ``build --watch`` watches
 PACKAGES = ("rules", "art_src", "lua_templates", "tts_builder")
@@ -162,16 +164,18 @@ def output_digests(game_dir: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     if not game_dir.is_dir():
         return out
-    for root, dirs, files in os.walk(game_dir):
-        here = Path(root)
-        if here == game_dir:
-            dirs[:] = [d for d in dirs if d != CACHE_DIR]
-        dirs[:] = sorted(d for d in dirs if not d.startswith(TEMP_PREFIX))
-        for name in sorted(files):
-            if name == STAMP or name.startswith(TEMP_PREFIX) or name.endswith(".tmp"):
-                continue
-            path = here / name
-            out[path.relative_to(game_dir).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    upload = game_dir.parent / UPLOAD_DIR / game_dir.name  # the upload folder, outside the game's own
+    for top, prefix in ((game_dir, ""), (upload, f"{UPLOAD_DIR}:")):
+        for root, dirs, files in os.walk(top):
+            here = Path(root)
+            if here == top:
+                dirs[:] = [d for d in dirs if d != CACHE_DIR]
+            dirs[:] = sorted(d for d in dirs if not d.startswith(TEMP_PREFIX))
+            for name in sorted(files):
+                if name == STAMP or name.startswith(TEMP_PREFIX) or name.endswith(".tmp"):
+                    continue
+                path = here / name
+                out[prefix + path.relative_to(top).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
     return dict(sorted(out.items()))
 
 

@@ -20,6 +20,7 @@ list of changes and a recording rebuild, and never wait on the file system.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import threading
@@ -35,8 +36,25 @@ from tts_builder.fileio import TEMP_PREFIX
 from tts_builder.stamp import PACKAGES, package_dirs
 
 #: File names never worth a rebuild: bytecode, editor backups and swap files, OS litter.
-IGNORED_SUFFIXES = (".pyc", ".pyo", ".swp", ".swx", ".tmp", "~")
-IGNORED_NAMES = frozenset({"__pycache__", ".DS_Store", ".git", ".mypy_cache", ".pytest_cache", "4913"})
+IGNORED_SUFFIXES = (".pyc", ".pyo", ".tmp", "~", ".bak", ".orig", ".rej", ".kate-swp", "___jb_tmp___",
+                    "___jb_old___", ".crswap")
+IGNORED_NAMES = frozenset({"__pycache__", ".DS_Store", ".git", ".mypy_cache", ".pytest_cache", "4913", "Thumbs.db"})
+#: editors' temporary files by the shape of their names: Vim's swap files (``.x.swp``, then ``.swo``,
+#: ``.swn``... down to ``.swa``, and ``.swpx``), Vim's write probe (``4913``, ``5036``... any number,
+#: written and removed in the folder to test it), Emacs' lock (``.#x``) and auto-save (``#x#``) files,
+#: gedit's ``.goutputstream-XXXXXX``, Office's ``~$x`` locks, backup copies ``x.~1~``
+_EDITOR_TEMP = re.compile(r"\..*\.sw[a-p]x?|.*\.sw[a-p]|[0-9]+|\.#.*|#.*#|\.goutputstream-.*|~\$.*|.*\.~[0-9]+~")
+
+
+def is_editor_temp(name: str) -> bool:
+    """Whether a file name is an editor's temporary file, backup or lock (never a source of ours).
+
+    >>> [is_editor_temp(n) for n in (".art.json.swp", ".art.json.swo", "4913", ".#art.json", "#art.json#",
+    ...                              "art.json~", "art.json", "rules.lua.j2", "cards-2.json")]
+    [True, True, True, True, True, True, False, False, False]
+    """
+    return (name in IGNORED_NAMES or name.endswith(IGNORED_SUFFIXES) or name.startswith(TEMP_PREFIX)
+            or _EDITOR_TEMP.fullmatch(name) is not None)
 
 
 @dataclass(frozen=True)
@@ -45,6 +63,7 @@ class Outcome:
 
     ok: bool
     lines: tuple[str, ...]
+    built: bool = True  # False when the build found every game up to date and wrote nothing
 
 
 def _package_dir(module: Any) -> Path:
@@ -87,7 +106,7 @@ class ChangeFilter:
         p = Path(path).resolve()
         if any(part in IGNORED_NAMES or part.startswith(TEMP_PREFIX) for part in p.parts):
             return False
-        if p.name.endswith(IGNORED_SUFFIXES) or p.name.startswith(".#"):
+        if is_editor_temp(p.name):
             return False
         return not any(_inside(p, folder) for folder in self.skip)
 
@@ -140,6 +159,8 @@ def _run(rebuild: Callable[[], Outcome], out: Callable[[str], None], err: Callab
     for line in outcome.lines:
         (out if outcome.ok else err)(line)
     seconds = clock() - start
+    if outcome.ok and not outcome.built:
+        return  # its "up to date" lines said it all: nothing was rebuilt
     out(f"rebuilt in {seconds:.1f} s" if outcome.ok else f"rebuild failed ({seconds:.1f} s); the last good build "
         f"stays in place")
 
@@ -157,7 +178,8 @@ def subprocess_rebuild(argv: list[str], after: Callable[[], list[str]] | None = 
             last = errors[-1] if errors else f"build exited with code {proc.returncode}"
             return Outcome(False, (last if last.startswith("tts-builder:") else f"tts-builder: {last}",))
         extra = after() if after else []
-        return Outcome(True, (*lines, *[e for e in errors if "local file:///" not in e], *extra))
+        built = not lines or not all(": up to date (" in line for line in lines)
+        return Outcome(True, (*lines, *[e for e in errors if "local file:///" not in e], *extra), built)
     return rebuild
 
 
