@@ -242,28 +242,46 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from tts_builder.validate import Report, Tally, iter_validate
 
     scheduler = _scheduler_arg(args.scheduler)
-    entries = iter_validate(args.files, lenient=args.lenient, players=_players_arg(args.players),
-                            options=_options_arg(args.options) or None, jobs=_jobs_arg(args.jobs),
-                            scheduler=scheduler)
+    players, options = _players_arg(args.players), _options_arg(args.options) or None
+    _check_validate_settings(args.files, options, players)
+    entries = iter_validate(args.files, lenient=args.lenient, players=players, options=options,
+                            jobs=_jobs_arg(args.jobs), scheduler=scheduler)
     tally = Tally()
+    entries_seen = 0
     # streamed: a million transcripts print as they are judged, in order, in constant memory;
     # a folder, zip or pattern has no count known beforehand (the progress line counts up)
     known = 0 if any(is_collection(f) for f in args.files) else len(args.files)
     with Progress("validate", known, "files", mode=progress_mode(args.quiet)) as shown:
         for entry in entries:
             tally.add(entry)
+            entries_seen += 1
             if args.json:  # byte for byte json.dumps of the whole list
-                sys.stdout.write(("[" if tally.files == 1 else ", ") + json.dumps(entry.to_json(), sort_keys=True))
+                sys.stdout.write(("[" if entries_seen == 1 else ", ") + json.dumps(entry.to_json(), sort_keys=True))
             elif isinstance(entry, Report):
                 shown.echo(entry.summary())
             else:
                 shown.echo(f"tts-builder: {entry.error}", file=sys.stderr)
             shown.update(tally.files)
     if args.json:
-        sys.stdout.write("]\n" if tally.files else "[]\n")
-    elif tally.files > 1 or any(is_collection(f) for f in args.files):
+        sys.stdout.write("]\n" if entries_seen else "[]\n")
+    elif tally.files > 1 or (tally.files and any(is_collection(f) for f in args.files)):
         print(tally)
     return tally.exit_code
+
+
+def _check_validate_settings(files: Sequence[str], options: dict[str, Any] | None, players: int | None) -> None:
+    """``validate --options/--players``, a usage error (one line, exit 2) before any verdict when
+    no game has them or the batch's game (its first transcript's) does not."""
+    if not options and players is None:
+        return
+    from tts_builder.config import check_any_game_settings, check_game_settings
+    from tts_builder.validate import batch_game
+
+    game_id = batch_game(files)
+    if game_id in rules.game_ids():
+        check_game_settings(rules.get_game(game_id), options, players)
+    else:  # the files will say what is wrong with them; the flags must still fit some game
+        check_any_game_settings(options, players)
 
 
 def _scheduler_arg(address: str | None) -> str | None:
@@ -291,6 +309,9 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     players = _players_arg(args.players)
     options = _options_arg(args.options) if args.options is not None else None
+    from tts_builder.config import check_game_settings
+
+    check_game_settings(require_game(game_id), options, players, deal=False)  # the typo named, as simulate does
     jobs = _jobs_arg(args.jobs)
     scheduler = _scheduler_arg(args.scheduler)
     with Progress("check-lua", args.games, "games", mode=progress_mode(args.quiet)) as shown:

@@ -100,16 +100,10 @@ def canonical_policy(spec: str, seats: tuple[str, ...]) -> str:
 
 def check_settings(game_id: str, options: dict[str, Any] | None, num_players: int | None) -> int:
     """InputError naming ``--players`` or ``--options`` when the game cannot be played so; else
-    the seat count the game is played with."""
-    game = require_game(game_id)
-    if num_players is not None and num_players not in game.seat_counts():
-        counts = ", ".join(map(str, game.seat_counts()))
-        raise InputError(f"--players: {game.id} is played by {counts} players, not {num_players}")
-    try:
-        game.resolve_options(options)
-        return game.new_state(seed=0, options=options, num_players=num_players).num_players()
-    except rules.SetupError as exc:
-        raise InputError(f"{'--options/--players' if num_players is not None else '--options'}: {exc}") from None
+    the seat count the game is played with (:func:`tts_builder.config.check_game_settings`)."""
+    from tts_builder.config import check_game_settings
+
+    return check_game_settings(require_game(game_id), options, num_players)
 
 
 def check_policy(policy: str, num_players: int) -> tuple[str, ...]:
@@ -134,8 +128,11 @@ def variants(game_id: str, policy: str, options: dict[str, Any] | None, num_play
     option_sets: list[dict[str, Any] | None] = [options]
     if vary is not None:
         if vary not in game.options:
-            known = ", ".join(sorted(game.options)) or "none"
-            raise InputError(f"--vary {vary}: {game.id} has no such option (known: {known})")
+            from tts_builder.errors import did_you_mean
+
+            known = sorted(game.options)
+            raise InputError(f"--vary {vary}: {game.id} has no such option{did_you_mean(vary, known)} "
+                             f"(known: {', '.join(known) or 'none'})")
         values = game.option_values(vary)
         if len(values) < 2:
             raise InputError(f"--vary {vary}: the option has one value only ({values[0]!r}); name a choice or a true/false option")

@@ -115,6 +115,9 @@ class Unusable:
 
     file: str
     error: str
+    #: an argument that stands for no file at all (an empty folder, a pattern matching nothing):
+    #: its error is printed, but it is not a file of the tally
+    argument: bool = False
 
     verdict = "unusable"
 
@@ -386,7 +389,7 @@ def _jobs(args: Iterable[str | Path], lenient: bool, players: int | None,
                 else:
                     yield (source, lenient, players, options)
         except InputError as exc:
-            yield (Unusable(os.fspath(arg), str(exc)), lenient, players, options)
+            yield (Unusable(os.fspath(arg), str(exc), argument=True), lenient, players, options)
 
 
 def iter_validate(args: Iterable[str | Path], *, lenient: bool = False, players: int | None = None,
@@ -399,6 +402,21 @@ def iter_validate(args: Iterable[str | Path], *, lenient: bool = False, players:
     at ``scheduler``, share the files; the entries are the same whatever runs them."""
     work = _jobs(args, lenient, players, options, read_here=scheduler is not None)
     return ordered_map(_validate_entry, work, jobs, scheduler=scheduler)
+
+
+def batch_game(args: Iterable[str | Path]) -> str | None:
+    """The game of the first transcript ``args`` stand for (the one ``--options``/``--players``
+    are checked against before the batch is judged), or None when it cannot be told (no
+    readable transcript first): each file's own replay then reports what is wrong with it."""
+    for arg in args:
+        try:
+            for source in expand_one(os.fspath(arg)):
+                data = extract_transcript(parse_json_bytes(source.read(), source.name), source.name)
+                game = data.get("game") if isinstance(data, dict) else None
+                return game if isinstance(game, str) else None
+        except InputError:
+            return None
+    return None
 
 
 def validate_batch(paths: Iterable[str | Path], *, lenient: bool = False, players: int | None = None,
@@ -417,7 +435,8 @@ class Tally:
         self.exit_code = 0
 
     def add(self, entry: Report | Unusable) -> None:
-        self.counts[entry.verdict] += 1
+        if not (isinstance(entry, Unusable) and entry.argument):  # no file: its error says so
+            self.counts[entry.verdict] += 1
         self.exit_code = max(self.exit_code, 2 if isinstance(entry, Unusable) else 0 if entry.legal else 1)
 
     @property
