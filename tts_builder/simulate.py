@@ -92,9 +92,12 @@ def canonical_policy(spec: str, seats: tuple[str, ...]) -> str:
 
     >>> canonical_policy("heuristic, random", ("heuristic", "random")), canonical_policy("random,random", ("random",) * 2)
     ('heuristic,random', 'random')
+    >>> canonical_policy("mixed", ("heuristic",))
+    'heuristic'
     """
-    if "," not in spec:
-        return spec.strip()
+    if "," not in spec:  # "mixed" at a lone seat is the heuristic alone: the same game, the same name
+        name = spec.strip()
+        return seats[0] if name == "mixed" and len(seats) == 1 else name
     return seats[0] if len(set(seats)) == 1 else ",".join(seats)
 
 
@@ -154,18 +157,100 @@ def variants(game_id: str, policy: str, options: dict[str, Any] | None, num_play
     return out
 
 
-def _play_and_write(job: tuple[str, int, str, dict[str, Any] | None, int | None, Path]) -> Path:
-    """One game of :func:`simulate`, written; module-level so a worker process can run it."""
-    game_id, seed, policy, options, num_players, path = job
-    atomic_write_json(path, play_game(game_id, seed, policy=policy, options=options, num_players=num_players))
-    return path
+#: what one game of :func:`simulate` hands back beside its record: nothing (written, or not kept),
+#: or its text (a run file's line, or a file a Dask client writes)
+_Job = tuple[str, int, str, "dict[str, Any] | None", "int | None", "Path | None", str]
 
 
-def _play_to_text(job: tuple[str, int, str, dict[str, Any] | None, int | None, Path]) -> tuple[Path, str]:
-    """One game of :func:`simulate` as the text of its file, for a Dask worker, whose folders may
-    not be this machine's: the client writes it."""
-    game_id, seed, policy, options, num_players, path = job
-    return path, dump_json(play_game(game_id, seed, policy=policy, options=options, num_players=num_players))
+
+def _play_one(job: _Job) -> tuple[Path | None, str | None, dict[str, Any]]:
+    """One game of :func:`simulate`: (its file, its text or None, its :func:`tts_builder.report.game_record`).
+    ``mode`` "file" writes it to ``path``, "text" returns the file's text (a Dask worker, whose
+    folders may not be this machine's), "line" one compact line of a run file, "none" nothing.
+    Module-level so a worker process can run it."""
+    from tts_builder.report import game_record
+
+    game_id, seed, policy, options, num_players, path, mode = job
+    transcript = play_game(game_id, seed, policy=policy, options=options, num_players=num_players)
+    record = game_record(transcript)
+    if mode == "line":
+        return None, json.dumps(transcript, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n", record
+    if mode == "file":
+        assert path is not None
+        atomic_write_json(path, transcript)
+    elif mode == "text":
+        return path, dump_json(transcript), record
+    return path, None, record
+
+
+#: ``--out`` names a run file when it ends so: one file for the whole run
+RUN_FILE_SUFFIXES = (".zip", ".jsonl")
+
+
+def is_run_file(out: Path) -> bool:
+    return out.suffix.lower() in RUN_FILE_SUFFIXES
+
+
+class RunFile:
+    """One file for a whole run, written as the games come and renamed into place when whole (a
+    killed run leaves the previous file whole): JSON Lines, one compact transcript a line, or a
+    zip holding them as one deflated member ``STEM.jsonl`` (compressed as one stream, so a game
+    costs a few hundred bytes), with fixed dates and modes: same games, same bytes."""
+
+    def __init__(self, path: Path) -> None:
+        import zipfile
+
+        from tts_builder.fileio import temp_path_in
+
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.tmp = temp_path_in(path.parent, path.name)
+        self.archive: zipfile.ZipFile | None = None
+        if path.suffix.lower() == ".zip":
+            self.archive = zipfile.ZipFile(self.tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=6)
+            info = zipfile.ZipInfo(f"{path.stem}.jsonl", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            self.stream: Any = self.archive.open(info, "w", force_zip64=True)
+        else:
+            self.stream = open(self.tmp, "wb")
+
+    def write(self, line: str) -> None:
+        self.stream.write(line.encode("utf-8"))
+
+    def close(self, keep: bool) -> None:
+        """Close; with ``keep`` rename into place, else remove what was written."""
+        import os
+
+        try:
+            self.stream.close()
+            if self.archive is not None:
+                self.archive.close()
+            if keep:
+                os.replace(self.tmp, self.path)
+        finally:
+            if self.tmp.exists():
+                self.tmp.unlink()
+
+
+def earlier_transcripts(out: Path, ours: Callable[[], set[str]]) -> str | None:
+    """The first file ``report`` would read in the folder ``out`` that this run does not write
+    (its names: ``ours()``, asked only when the folder holds any), or None. A run killed part
+    way and run again replaces its own files: that mixes nothing."""
+    from tts_builder.sources import expand_one
+
+    if not out.is_dir():
+        return None
+    names: set[str] | None = None
+    try:
+        for source in expand_one(str(out)):
+            if names is None:
+                names = ours()
+            if source.name not in names:
+                return source.name
+    except InputError:
+        return None
+    return None
 
 
 def check_seed(seed: int) -> int:
@@ -181,35 +266,62 @@ def check_seed(seed: int) -> int:
     return seed
 
 
-def simulate(game_id: str, games: int, seed: int, out: Path, *, policy: str = "heuristic",
+def simulate(game_id: str, games: int, seed: int, out: Path | None, *, policy: str = "heuristic",
              options: dict[str, Any] | None = None, num_players: int | None = None,
              progress: Callable[[int, int], None] | None = None, jobs: int = 1,
-             scheduler: str | None = None, swap: bool = False, vary: str | None = None) -> list[Path]:
-    """Write the transcripts of ``games`` seeds into ``out``; game i uses seed ``seed + i``.
+             scheduler: str | None = None, swap: bool = False, vary: str | None = None,
+             append: bool = False) -> list[dict[str, Any]]:
+    """Play ``games`` seeds (game i uses seed ``seed + i``) and record them: one transcript file
+    each in the folder ``out``, or one run file for them all when ``out`` ends in ``.zip`` or
+    ``.jsonl`` (:class:`RunFile`), or nowhere when ``out`` is None (the report alone). Returns
+    each game's :func:`tts_builder.report.game_record`, in order, for the report.
     ``num_players`` None plays the game's default seat count for the options. ``jobs`` worker
     processes, or the Dask cluster at ``scheduler``, share the games; the files are the same
     whatever runs them. With ``swap`` or ``vary`` each seed is played once per :func:`variants`
-    entry (files ``GAME-SEED-K.json``)."""
+    entry (files ``GAME-SEED-K.json``). A folder that already holds transcripts is refused unless
+    ``append`` (a later report would pool the runs)."""
     require_game(game_id)
     if games < 1:
         raise InputError(f"--games must be at least 1, not {games}")
     check_seed(seed)
     plays = variants(game_id, policy, options, num_players, swap=swap, vary=vary)
+    run_file = out is not None and is_run_file(out)
+    if append and (out is None or run_file):
+        raise InputError("--append adds this run's transcripts to a folder of earlier ones; "
+                         "a run file is written whole and --no-transcripts writes none")
+    mode = "none" if out is None else "line" if run_file else "text" if scheduler is not None else "file"
     width = max(3, len(str(seed + games - 1)))  # one width for the run: the names sort in seed order
     total = games * len(plays)
-    work = ((game_id, seed + i, spec, opts, num_players,
-             out / f"{game_id}-{seed + i:0{width}d}{f'-{k}' if len(plays) > 1 else ''}.json")
+
+    def path_of(i: int, k: int, mode: str) -> Path | None:
+        if mode not in ("file", "text"):
+            return None
+        assert out is not None
+        return out / f"{game_id}-{seed + i:0{width}d}{f'-{k}' if len(plays) > 1 else ''}.json"
+
+    if out is not None and not run_file and not append:
+        earlier = earlier_transcripts(out, lambda: {str(path_of(i, k, "file")) for i in range(games)
+                                                    for k in range(len(plays))})
+        if earlier is not None:
+            raise InputError(f"--out {out}: already holds transcripts of an earlier run ({earlier}); "
+                             "give a new or empty folder, or --append to add this run beside them")
+    work = ((game_id, seed + i, spec, opts, num_players, path_of(i, k, mode), mode)
             for i in range(games) for k, (spec, opts) in enumerate(plays))
-    paths = []
-    if scheduler is not None:
-        for path, text in ordered_map(_play_to_text, work, scheduler=scheduler, total=total):
-            atomic_write_text(path, text)
-            paths.append(path)
+    records: list[dict[str, Any]] = []
+    writer = RunFile(out) if run_file and out is not None else None
+    done = False
+    try:
+        for path, text, record in ordered_map(_play_one, work, jobs, scheduler=scheduler, total=total):
+            if text is not None:
+                if writer is not None:
+                    writer.write(text)
+                elif path is not None:  # a Dask worker's file, written here
+                    atomic_write_text(path, text)
+            records.append(record)
             if progress:
-                progress(len(paths), total)
-        return paths
-    for path in ordered_map(_play_and_write, work, jobs, total=total):
-        paths.append(path)
-        if progress:
-            progress(len(paths), total)
-    return paths
+                progress(len(records), total)
+        done = True
+    finally:
+        if writer is not None:
+            writer.close(keep=done)
+    return records
