@@ -247,7 +247,12 @@ def report_from_records(records: list[dict[str, Any]]) -> dict[str, Any]:
     if len(groups) <= 1:
         return {**_report(records), "run": run_identity(records)}
     keys = list(groups)
-    varies = [name for i, name in enumerate(("game", "seats", "options", "policies")) if len({k[i] for k in keys}) > 1]
+    varies = [name for i, name in enumerate(("game", "seats", "options")) if len({k[i] for k in keys}) > 1]
+    tables_by_seats: dict[int, set[tuple[str, ...]]] = {}
+    for k in keys:
+        tables_by_seats.setdefault(k[1], set()).add(k[3])
+    if any(len(t) > 1 for t in tables_by_seats.values()) or len({frozenset(k[3]) for k in keys}) > 1:
+        varies.append("policies")  # not merely more seats playing the same policies
     option_sets = [json.loads(k[2]) for k in keys]
     option_names = sorted({name for o in option_sets for name in o
                            if len({json.dumps(p.get(name), sort_keys=True) for p in option_sets}) > 1})

@@ -141,6 +141,7 @@ def variants(game_id: str, policy: str, options: dict[str, Any] | None, num_play
             raise InputError(f"--vary {vary}: the option has one value only ({values[0]!r}); name a choice or a true/false option")
         option_sets = [{**(options or {}), vary: value} for value in values]
     out: list[tuple[str, dict[str, Any] | None]] = []
+    played: dict[str, Any] = {}  # the value each option set plays as -> the value asked for
     for opts in option_sets:
         try:
             seat_count = check_settings(game_id, opts, num_players)
@@ -148,6 +149,16 @@ def variants(game_id: str, policy: str, options: dict[str, Any] | None, num_play
             if vary is None or opts is None:
                 raise
             raise InputError(f"--vary {vary}={json.dumps(opts[vary])}: {exc}") from None
+        if vary is not None and opts is not None:
+            # a value the game overrides (Twin Tower City plays 4 seats as teams whatever teams says)
+            # would play one run twice under two names: refused, not reported as two
+            effective = game.new_state(seed=0, options=opts, num_players=num_players).options().get(vary)
+            key = json.dumps(effective, sort_keys=True)
+            if key in played:
+                seats = f" at {seat_count} players" if num_players is not None else ""
+                raise InputError(f"--vary {vary}: {vary}={json.dumps(opts[vary])} plays as "
+                                 f"{vary}={json.dumps(played[key])}{seats}: the values must play differently")
+            played[key] = opts[vary]
         seats = check_policy(policy, seat_count)
         specs = [canonical_policy(policy, seats)]
         if swap:

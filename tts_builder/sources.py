@@ -202,6 +202,11 @@ def read_address(address: str) -> tuple[bytes, str]:
             raise InputError(f"{address}: {member} is not a run file (.jsonl): it has no lines to choose from")
         source = Source(path, member)
         return source.read(), source.name
+    if path.lower().endswith(".zip") and os.path.isfile(path):
+        found = list(itertools.islice(_archive(path), 2))
+        if len(found) == 1:
+            return found[0].read(), found[0].name
+        raise InputError(f"{address}: an archive of several games: name one, {found[0].name}")
     return read_input_bytes(path), path
 
 
