@@ -155,9 +155,9 @@ def variants(game_id: str, policy: str, options: dict[str, Any] | None, num_play
             effective = game.new_state(seed=0, options=opts, num_players=num_players).options().get(vary)
             key = json.dumps(effective, sort_keys=True)
             if key in played:
-                seats = f" at {seat_count} players" if num_players is not None else ""
+                where = f" at {seat_count} players" if num_players is not None else ""
                 raise InputError(f"--vary {vary}: {vary}={json.dumps(opts[vary])} plays as "
-                                 f"{vary}={json.dumps(played[key])}{seats}: the values must play differently")
+                                 f"{vary}={json.dumps(played[key])}{where}: the values must play differently")
             played[key] = opts[vary]
         seats = check_policy(policy, seat_count)
         specs = [canonical_policy(policy, seats)]
