@@ -44,6 +44,9 @@ _CONSTANT_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(-?Infinity|NaN)', re.DOTAL
 _STRING_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_QUOTE_OR_BRACKET = bytes(sorted(set(range(256)) - set(b'[]{}"')))
 _QUOTED_RE = re.compile(rb'"[^"]*"')
+#: a run of more digits than an integer may have (anywhere: in a string too, which only costs the
+#: slower parse that checks each integer)
+_LONG_DIGITS = re.compile("[0-9]{%d}" % (MAX_INT_DIGITS + 1))
 
 
 def _line_column(text: str, pos: int) -> tuple[int, int]:
@@ -137,8 +140,10 @@ def parse_json_text(text: str, source: str, *, allow_infinity: bool = False) -> 
         line, column = _line_column(text, too_deep)
         raise InputError(f"{source}: JSON nested deeper than {MAX_JSON_DEPTH} levels at line {line} column {column}")
     try:
-        return json.loads(text, parse_constant=_accept_infinity if allow_infinity else _reject_constant,
-                          parse_int=_parse_int)
+        constant = _accept_infinity if allow_infinity else _reject_constant
+        if _LONG_DIGITS.search(text) is None:  # no integer can be too long: no Python call per integer
+            return json.loads(text, parse_constant=constant)
+        return json.loads(text, parse_constant=constant, parse_int=_parse_int)
     except json.JSONDecodeError as exc:
         truncated = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated")
         what = "truncated JSON" if truncated else "not valid JSON"

@@ -125,10 +125,29 @@ def game_record(transcript: Mapping[str, Any]) -> dict[str, Any]:
     return {"game": transcript.get("game"), "seats": n, "policies": policies,
             "first": first if isinstance(first, int) and 0 <= first < n else None,
             "length": len(moves), "result": result if isinstance(result, Mapping) else None,
-            "options": sys.intern(json.dumps({k: v for k, v in options.items() if k != side_option},
-                                             sort_keys=True, ensure_ascii=False)),
+            "options": _options_text(options, side_option),
             "side": side if isinstance(side, str) else None,
             "seed": seed if type(seed) is int else None}
+
+
+_OPTION_TEXTS: dict[tuple[Any, ...], str] = {}
+
+
+def _options_text(options: Mapping[str, Any], side_option: str | None) -> str:
+    """The options but the side option as canonical JSON text, one string shared by every game of
+    a run (remembered for options of plain values: a run of a million games has a few)."""
+    try:
+        key = (side_option, *((k, type(v), v) for k, v in options.items()))
+        hash(key)
+    except TypeError:  # a list or an object as a value: not remembered
+        key = ()
+    text = _OPTION_TEXTS.get(key) if key else None
+    if text is None:
+        text = sys.intern(json.dumps({k: v for k, v in options.items() if k != side_option},
+                                     sort_keys=True, ensure_ascii=False))
+        if key and len(_OPTION_TEXTS) < 4096:
+            _OPTION_TEXTS[key] = text
+    return text
 
 
 def run_key(record: Mapping[str, Any]) -> tuple[str, int, str, tuple[str, ...]]:
