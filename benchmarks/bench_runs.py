@@ -1,6 +1,6 @@
 """Designer runs at engine speed (issue 24): the command line end to end against the engine alone.
 
-    python benchmarks/bench_runs.py [--rounds 3] [--moves 40000] [--game GAME ...]
+    python benchmarks/bench_runs.py [--rounds 3] [--moves 200000] [--game GAME ...]
 
 Per game (default seat count and options, ``--policy random``), in each of ``--rounds`` interleaved
 rounds (every game's four figures, then the next round, so the machine's neighbours fall on all
@@ -105,7 +105,7 @@ def mean_length(game_id: str) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--moves", type=int, default=40_000, help="moves per run (games = moves / mean length)")
+    parser.add_argument("--moves", type=int, default=200_000, help="moves per run (games = moves / mean length)")
     parser.add_argument("--game", action="append", help="a registered game (default: every one)")
     args = parser.parse_args(argv)
     game_ids = args.game or rules.game_ids()

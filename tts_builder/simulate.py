@@ -233,6 +233,9 @@ class RunFile:
             self.archive = zipfile.ZipFile(self.tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=5)
             info = zipfile.ZipInfo(f"{path.stem}.jsonl", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
+            # the member's own level (ZipFile.open of a ZipInfo does not take the archive's):
+            # compress_level since Python 3.13, _compresslevel before
+            setattr(info, "compress_level" if hasattr(zipfile.ZipInfo, "compress_level") else "_compresslevel", 5)
             info.external_attr = 0o644 << 16
             self.stream: Any = self.archive.open(info, "w", force_zip64=True)
         else:

@@ -130,18 +130,32 @@ def _lines_file(path: str) -> Iterator[Source]:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
 
 
+#: how much of a run file is read at a time (lines are cut from it: ZipExtFile.readline is slow)
+_CHUNK = 1 << 20
+
+
 def _lines(stream: IO[bytes], path: str, member: str | None) -> Iterator[Source]:
     """A source per non-blank line of ``stream``; a line above the file limit is refused."""
+    where = f"{path}:{member}" if member else path
     found = False
-    for number, raw in enumerate(iter(lambda: stream.readline(MAX_FILE_BYTES + 1), b""), 1):
-        if len(raw) > MAX_FILE_BYTES:
-            where = f"{path}:{member}" if member else path
-            raise InputError(f"{where}:{number}: a line of more than the limit of {MAX_FILE_BYTES} bytes")
-        if raw.strip():
-            found = True
-            yield Source(path, member, number, raw)
+    number = 0
+    rest = b""
+    while True:
+        chunk = stream.read(_CHUNK)
+        lines = (rest + chunk).split(b"\n")
+        rest = lines.pop() if chunk else b""  # the last piece may be cut: kept for the next chunk
+        for raw in lines:
+            number += 1
+            if len(raw) > MAX_FILE_BYTES:
+                raise InputError(f"{where}:{number}: a line of more than the limit of {MAX_FILE_BYTES} bytes")
+            if raw.strip():
+                found = True
+                yield Source(path, member, number, raw)
+        if len(rest) > MAX_FILE_BYTES:
+            raise InputError(f"{where}:{number + 1}: a line of more than the limit of {MAX_FILE_BYTES} bytes")
+        if not chunk:
+            break
     if not found:
-        where = f"{path}:{member}" if member else path
         raise InputError(f"{where}: a run file with no transcript in it")
 
 
