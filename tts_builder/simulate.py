@@ -203,7 +203,7 @@ def _play_one(job: _Job) -> tuple[Path | None, str | None, dict[str, Any]]:
 
 #: a run file's line: compact, keys in the order the transcript is made (the same for the same
 #: game: sorting them cost a fifth of the writing)
-_LINE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_LINE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)  # a tenth faster; no cycles
 
 #: ``--out`` names a run file when it ends so: one file for the whole run
 RUN_FILE_SUFFIXES = (".zip", ".jsonl")
