@@ -113,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, dict[str, list[float]]] = {g: {k: [] for k in ("ep", "cs", "ev", "cv")} for g in game_ids}
     run_bytes: dict[str, int] = {}
     moves_of: dict[str, int] = {}
+    samples: dict[str, list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
             for game_id in game_ids:
@@ -123,14 +124,14 @@ def main(argv: list[str] | None = None) -> int:
                 if game_id not in moves_of:  # the same seeds every round: the same moves
                     transcripts = [play_game(game_id, s, policy="random") for s in range(games)]
                     moves_of[game_id] = sum(len(t["moves"]) for t in transcripts)
-                    sample = transcripts[:200]
+                    samples[game_id] = transcripts[:200]
                     run_bytes[game_id] = run.stat().st_size
                 moves = moves_of[game_id]
                 figures[game_id]["cs"].append(moves / cpu)
                 seconds = max(0.5, cpu)
                 figures[game_id]["ep"].append(engine_play(game_id, seconds))
                 figures[game_id]["cv"].append(moves / cli_cpu(["validate", str(run), "--jobs", "1", "--quiet"]))
-                figures[game_id]["ev"].append(engine_validate(sample, seconds))
+                figures[game_id]["ev"].append(engine_validate(samples[game_id], seconds))
                 run.unlink()
                 (run.with_suffix(".svg")).unlink(missing_ok=True)
                 (run.with_suffix(".png")).unlink(missing_ok=True)

@@ -289,3 +289,23 @@ def test_sweep_seat_counts_and_policies_are_recorded_and_kept_apart(tmp_path, ca
     assert len(report.get("groups", [report])) == len(tables)  # one table per table of players, never pooled
     if len(tables) > 1:
         assert report["varies"] == ["policies"] and "seats" not in report and "table" not in report
+
+
+def test_a_seed_that_cannot_be_dealt_is_one_line(tmp_path, capsys, monkeypatch):
+    """Seed 0 deals (the options are checked on it) but a later seed does not: one line, exit 2."""
+    import rules
+    import tts_builder.simulate as simulate
+
+    real = simulate.play_game
+
+    def deal(game_id, seed, **kw):
+        if seed == 1:
+            raise rules.SetupError("option deal_bound 2: no deal solvable within it in 50 redeals")
+        return real(game_id, seed, **kw)
+
+    monkeypatch.setattr(simulate, "play_game", deal)
+    code, out, err = run(capsys, ["simulate", "obren-buttons", "--games", "2", "--out", tmp_path / "r.zip", "-q",
+                                  "--jobs", "1"])
+    assert code == 2 and out == "" and err == ("tts-builder: --options: seed 1 cannot be dealt so: option deal_bound 2: "
+                                               "no deal solvable within it in 50 redeals\n")
+    assert not (tmp_path / "r.zip").exists()

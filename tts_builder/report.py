@@ -17,14 +17,16 @@ it), else, in a team game, from ``team`` for the winners; a seat's policy from t
 
 from __future__ import annotations
 
+import functools
 import io
 import json
+from collections import abc
 import os
 import sys
 import math
 import statistics
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence, TypeGuard
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -93,40 +95,50 @@ def _sides(result: Mapping[str, Any], n: int) -> list[str | None]:
     return out
 
 
+@functools.lru_cache(maxsize=64)
 def _game_meta(game_id: Any) -> tuple[str | None, dict[str, Any]]:
-    """(the side option, the default options) of a registered game; (None, {}) for another."""
+    """(the side option, the default options) of a registered game; (None, {}) for another.
+    Not to be changed: remembered, as every game of a run asks."""
     import rules
 
     try:
         game = rules.get_game(str(game_id))
-    except rules.UnknownGame:
+    except (rules.UnknownGame, TypeError):
         return None, {}
     return game.side_option, dict(game.options)
+
+
+def _is_map(value: Any) -> TypeGuard[Mapping[str, Any]]:
+    """A JSON object (a dict, as read; any Mapping): the type test first, as it runs per game."""
+    return type(value) is dict or isinstance(value, abc.Mapping)
 
 
 def game_record(transcript: Mapping[str, Any]) -> dict[str, Any]:
     """What the report needs of one transcript: seats, policies, first mover, length and result,
     and what identifies its run: the options (as canonical text; the game's side option, which
     only says who sits where, apart) and the seed."""
-    players = transcript.get("players") or []
+    get = transcript.get
+    players = get("players") or []
     n = len(players)
-    moves = transcript.get("moves") or []
-    source = transcript.get("source") if isinstance(transcript.get("source"), Mapping) else {}
-    policies = source.get("policies") if isinstance(source, Mapping) else None
-    if not (isinstance(policies, list) and len(policies) == n and all(isinstance(p, str) for p in policies)):
+    moves = get("moves") or []
+    recorded_source = get("source")
+    source: Mapping[str, Any] = recorded_source if _is_map(recorded_source) else {}
+    policies = source.get("policies")
+    if not (type(policies) is list and len(policies) == n and all(type(p) is str for p in policies)):
         policies = [None] * n
-    first = moves[0].get("player") if moves and isinstance(moves[0], Mapping) else None
-    result = transcript.get("result")
-    recorded = transcript.get("options")
-    options: Mapping[str, Any] = recorded if isinstance(recorded, Mapping) else {}
-    side_option, _ = _game_meta(transcript.get("game"))
+    first = moves[0].get("player") if moves and _is_map(moves[0]) else None
+    result = get("result")
+    recorded = get("options")
+    options: Mapping[str, Any] = recorded if _is_map(recorded) else {}
+    game = get("game")
+    side_option, _ = _game_meta(game if type(game) is str else None)
     side = options.get(side_option) if side_option else None
-    seed = source.get("seed") if isinstance(source, Mapping) else None
-    return {"game": transcript.get("game"), "seats": n, "policies": policies,
-            "first": first if isinstance(first, int) and 0 <= first < n else None,
-            "length": len(moves), "result": result if isinstance(result, Mapping) else None,
+    seed = source.get("seed")
+    return {"game": game, "seats": n, "policies": policies,
+            "first": first if type(first) is int and 0 <= first < n else None,
+            "length": len(moves), "result": result if _is_map(result) else None,
             "options": _options_text(options, side_option),
-            "side": side if isinstance(side, str) else None,
+            "side": side if type(side) is str else None,
             "seed": seed if type(seed) is int else None}
 
 

@@ -189,7 +189,10 @@ def _play_one(job: _Job) -> tuple[Path | None, str | None, dict[str, Any]]:
     from tts_builder.report import game_record
 
     game_id, seed, policy, options, num_players, path, mode = job
-    transcript = play_game(game_id, seed, policy=policy, options=options, num_players=num_players)
+    try:
+        transcript = play_game(game_id, seed, policy=policy, options=options, num_players=num_players)
+    except rules.SetupError as exc:  # options seed 0 deals but this seed cannot (an Obren deal bound)
+        raise InputError(f"--options: seed {seed} cannot be dealt so: {exc}") from None
     record = game_record(transcript)
     if mode == "line":
         return None, _LINE.encode(transcript) + "\n", record
