@@ -1,6 +1,6 @@
 """Designer runs at engine speed (issue 24): the command line end to end against the engine alone.
 
-    python benchmarks/bench_runs.py [--rounds 3] [--moves 200000] [--game GAME ...]
+    python benchmarks/bench_runs.py [--rounds 3] [--moves 300000] [--game GAME ...]
 
 Per game (default seat count and options, ``--policy random``), in each of ``--rounds`` interleaved
 rounds (every game's four figures, then the next round, so the machine's neighbours fall on all
@@ -27,64 +27,34 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 import rules  # noqa: E402
-from rules.players import choose  # noqa: E402
+from bench_speed import _playout_rate, _validate_rate  # noqa: E402
 from tts_builder.simulate import play_game  # noqa: E402
-from tts_builder.validate import validate_data  # noqa: E402
 
 GOALS = {"simulate": 0.70, "validate": 0.50}
 MILLION = 1_000_000
 
 
-def _cpu_loop(seconds: float, step: Callable[[], int]) -> float:
-    """Units per CPU-second of ``step()`` (returns units) over about ``seconds`` CPU-seconds."""
-    done = 0
-    start = time.process_time()
-    while True:
-        done += step()
-        spent = time.process_time() - start
-        if spent >= seconds:
-            return done / spent
-
-
 def engine_play(game_id: str, seconds: float) -> float:
-    game = rules.get_game(game_id)
-    seeds = iter(range(10**9))
-
-    def one() -> int:
-        seed = next(seeds)
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        n = 0
-        while not state.is_terminal():
-            state.apply(choose(game, state, "random", rng))
-            n += 1
-        return n
-
-    return _cpu_loop(seconds, one)
+    """Random playouts, moves per CPU-second: ``bench_speed.py``'s figure, the same code."""
+    return float(_playout_rate(game_id, seconds))
 
 
 def engine_validate(transcripts: list[dict[str, Any]], seconds: float) -> float:
-    index = iter(range(10**9))
-
-    def one() -> int:
-        report = validate_data(transcripts[next(index) % len(transcripts)], "bench")
-        assert report.legal, report.summary()
-        return int(report.moves_checked)
-
-    return _cpu_loop(seconds, one)
+    """``validate_data`` on transcripts in memory, moves per CPU-second: ``bench_speed.py``'s figure."""
+    return float(_validate_rate(transcripts[0]["game"], transcripts, seconds))
 
 
 def cli_cpu(argv: list[str]) -> float:
@@ -105,7 +75,7 @@ def mean_length(game_id: str) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--moves", type=int, default=200_000, help="moves per run (games = moves / mean length)")
+    parser.add_argument("--moves", type=int, default=300_000, help="moves per run (games = moves / mean length)")
     parser.add_argument("--game", action="append", help="a registered game (default: every one)")
     args = parser.parse_args(argv)
     game_ids = args.game or rules.game_ids()
