@@ -183,7 +183,7 @@ def cmd_completion(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tts_builder.report import report_from_records
-    from tts_builder.simulate import check_seed, is_run_file, simulate
+    from tts_builder.simulate import check_seed, is_run_file, simulate_run
 
     game_id = _game_arg(args.game)
     check_seed(args.seed)  # before the folder is made
@@ -195,11 +195,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     out = _out_file(args.out) if run_file else _out_dir(args.out)
     sweep_stale_temp(out.parent if run_file else out, recursive=False)  # what a killed run left
     with Progress("simulate", args.games, "games", mode=progress_mode(args.quiet)) as shown:
-        records = simulate(game_id, args.games, args.seed, None if args.no_transcripts else out,
-                           policy=args.policy, swap=args.swap, vary=args.vary,
-                           options=_options_arg(args.options), num_players=_players_arg(args.players),
-                           progress=shown.callback(), jobs=jobs, scheduler=_scheduler_arg(args.scheduler),
-                           append=args.append)
+        records, _ = simulate_run(game_id, args.games, args.seed, None if args.no_transcripts else out,
+                                  policy=args.policy, swap=args.swap, vary=args.vary,
+                                  options=_options_arg(args.options), num_players=_players_arg(args.players),
+                                  progress=shown.callback(), jobs=jobs, scheduler=_scheduler_arg(args.scheduler),
+                                  append=args.append)
     report = report_from_records(records)
     if args.no_transcripts:
         from tts_builder.fileio import atomic_write_json

@@ -295,15 +295,21 @@ def check_seed(seed: int) -> int:
     return seed
 
 
-def simulate(game_id: str, games: int, seed: int, out: Path | None, *, policy: str = "heuristic",
-             options: dict[str, Any] | None = None, num_players: int | None = None,
-             progress: Callable[[int, int], None] | None = None, jobs: int = 1,
-             scheduler: str | None = None, swap: bool = False, vary: str | None = None,
-             append: bool = False) -> list[dict[str, Any]]:
+def simulate(game_id: str, games: int, seed: int, out: Path | None, **kwargs: Any) -> list[Path]:
+    """:func:`simulate_run`, returning the files written: the transcripts in order, or the run file."""
+    return simulate_run(game_id, games, seed, out, **kwargs)[1]
+
+
+def simulate_run(game_id: str, games: int, seed: int, out: Path | None, *, policy: str = "heuristic",
+                 options: dict[str, Any] | None = None, num_players: int | None = None,
+                 progress: Callable[[int, int], None] | None = None, jobs: int = 1,
+                 scheduler: str | None = None, swap: bool = False, vary: str | None = None,
+                 append: bool = False) -> tuple[list[dict[str, Any]], list[Path]]:
     """Play ``games`` seeds (game i uses seed ``seed + i``) and record them: one transcript file
     each in the folder ``out``, or one run file for them all when ``out`` ends in ``.zip`` or
     ``.jsonl`` (:class:`RunFile`), or nowhere when ``out`` is None (the report alone). Returns
-    each game's :func:`tts_builder.report.game_record`, in order, for the report.
+    each game's :func:`tts_builder.report.game_record`, in order, for the report, and the files
+    written (the transcripts in order, or the run file).
     ``num_players`` None plays the game's default seat count for the options. ``jobs`` worker
     processes, or the Dask cluster at ``scheduler``, share the games; the files are the same
     whatever runs them. With ``swap`` or ``vary`` each seed is played once per :func:`variants`
@@ -337,6 +343,7 @@ def simulate(game_id: str, games: int, seed: int, out: Path | None, *, policy: s
     work = ((game_id, seed + i, spec, opts, num_players, path_of(i, k, mode), mode)
             for i in range(games) for k, (spec, opts) in enumerate(plays))
     records: list[dict[str, Any]] = []
+    paths: list[Path] = []
     writer = RunFile(out) if run_file and out is not None else None
     done = False
     try:
@@ -346,6 +353,8 @@ def simulate(game_id: str, games: int, seed: int, out: Path | None, *, policy: s
                     writer.write(text)
                 elif path is not None:  # a Dask worker's file, written here
                     atomic_write_text(path, text)
+            if path is not None:
+                paths.append(path)
             records.append(record)
             if progress:
                 progress(len(records), total)
@@ -353,4 +362,4 @@ def simulate(game_id: str, games: int, seed: int, out: Path | None, *, policy: s
     finally:
         if writer is not None:
             writer.close(keep=done)
-    return records
+    return records, [out] if writer is not None and out is not None else paths

@@ -30,6 +30,11 @@ LINES_SUFFIX = ".jsonl"
 _GLOB_CHARS = frozenset("*?[")
 
 
+class NoTranscripts(InputError):
+    """An argument that stands for no file at all: an empty folder, a pattern matching nothing, an
+    archive or run file with no transcript in it (one error line; not a file of a tally)."""
+
+
 @dataclass(frozen=True)
 class Source:
     """One transcript (or save) to read: a file, or ``member`` of the zip archive ``path``.
@@ -84,7 +89,7 @@ def _folder(path: str) -> Iterator[Source]:
                 found = True
                 yield Source(os.path.join(root, name))
     if not found:
-        raise InputError(f"{path}: a folder with no {TRANSCRIPT_SUFFIX} file in it")
+        raise NoTranscripts(f"{path}: a folder with no {TRANSCRIPT_SUFFIX} file in it")
 
 
 def _archive(path: str) -> Iterator[Source]:
@@ -99,7 +104,7 @@ def _archive(path: str) -> Iterator[Source]:
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if not members:
-        raise InputError(f"{path}: a zip archive with no {TRANSCRIPT_SUFFIX} or {LINES_SUFFIX} member")
+        raise NoTranscripts(f"{path}: a zip archive with no {TRANSCRIPT_SUFFIX} or {LINES_SUFFIX} member")
     for member in members:
         if member.endswith(LINES_SUFFIX):
             yield from _archive_lines(path, member)
@@ -156,7 +161,7 @@ def _lines(stream: IO[bytes], path: str, member: str | None) -> Iterator[Source]
         if not chunk:
             break
     if not found:
-        raise InputError(f"{where}: a run file with no transcript in it")
+        raise NoTranscripts(f"{where}: a run file with no transcript in it")
 
 
 def expand_one(arg: str) -> Iterator[Source]:
@@ -173,7 +178,7 @@ def expand_one(arg: str) -> Iterator[Source]:
     elif _GLOB_CHARS & set(arg) and not os.path.lexists(arg):
         matches = sorted(glob.glob(arg, recursive=True))
         if not matches:
-            raise InputError(f"{arg}: the pattern matches no file")
+            raise NoTranscripts(f"{arg}: the pattern matches no file")
         for match in matches:
             yield from expand_one(match) if _is_folder(match) or match.lower().endswith((".zip", LINES_SUFFIX)) \
                 else iter([Source(match)])

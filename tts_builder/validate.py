@@ -22,7 +22,7 @@ from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, name_i
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
-from tts_builder.sources import Source, expand_one
+from tts_builder.sources import NoTranscripts, Source, expand_one
 from tts_builder.transcript import check_entries, move_fields, parse_transcript, unknown_fields
 
 SAVE_STATE_KEY = "transcript"
@@ -388,8 +388,10 @@ def _jobs(args: Iterable[str | Path], lenient: bool, players: int | None,
                         yield (Unusable(source.name, str(exc)), lenient, players, options)
                 else:
                     yield (source, lenient, players, options)
-        except InputError as exc:
+        except NoTranscripts as exc:  # no file: its error line, not a file of the tally
             yield (Unusable(os.fspath(arg), str(exc), argument=True), lenient, players, options)
+        except InputError as exc:  # a file that cannot be opened as what it says it is (a damaged zip)
+            yield (Unusable(os.fspath(arg), str(exc)), lenient, players, options)
 
 
 def iter_validate(args: Iterable[str | Path], *, lenient: bool = False, players: int | None = None,
