@@ -62,7 +62,7 @@ def test_unknown_game_or_argument_is_one_line(tmp_path, capsys, monkeypatch, arg
 
 def test_games_lists_every_registered_game(capsys):
     assert main(["games", "--json"]) == 0
-    ids = [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()]
+    ids = [game["id"] for game in json.loads(capsys.readouterr().out)]  # one document, a list
     assert ids[:2] == ["two-and-two", "twin-tower-city"] and {"obren-buttons", "smitten-2", "two-by-two"} <= set(ids)
 
 

@@ -45,10 +45,9 @@ def test_help_game_lists_options_defaults_values_and_seats(game: str, capsys: py
 
 def test_games_options_json_matches_the_metadata(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["games", "--options", "--json"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert [json.loads(l)["id"] for l in lines] == [g.id for g in rules.all_games()]
-    for line in lines:
-        data = json.loads(line)
+    described = json.loads(capsys.readouterr().out)  # one document: a list of the games
+    assert [d["id"] for d in described] == [g.id for g in rules.all_games()]
+    for data in described:
         game = rules.get_game(data["id"])
         assert data["seat_counts"] == list(game.seat_counts())
         assert data["options"] == dict(game.options)

@@ -107,7 +107,7 @@ def test_cooperative_and_solo_success_and_scores():
     assert r["table"]["rate"] == 1.0 and r["table"]["score"]["max"] == 15 and r["kinds"] == {"solo": 2}
     text = report_text(r)
     assert "table wins" in text and "2/2" in text and "100.0%" in text
-    assert text.splitlines()[0] == "toy: 2 games, 1 player"  # not "1 players"
+    assert text.splitlines()[0] == "toy: 2 games, 1 player, policy heuristic"  # not "1 players"
 
 
 def test_report_text_means_have_one_decimal_and_counts_agree_with_their_nouns():
@@ -117,7 +117,7 @@ def test_report_text_means_have_one_decimal_and_counts_agree_with_their_nouns():
     text = report_text(build_report(coop))
     assert "  score: min 5, median 9, mean 10.7, p90 18, max 18" in text.splitlines()
     whole = report_text(build_report([transcript(Result.win(0, [3, 1], "most"), moves=4)]))
-    assert whole.splitlines()[0] == "toy: 1 game, 2 players"
+    assert whole.splitlines()[0] == "toy: 1 game, 2 players, policy heuristic"
     assert "  length in moves: min 4, median 4, mean 4.0, p90 4, max 4" in whole.splitlines()
 
 
@@ -266,7 +266,7 @@ def test_report_chart_option_writes_well_formed_svg(tmp_path, capsys):
     assert code == 0 and "side dark" in out and "side light" in out
     root = ET.parse(tmp_path / "chart" / "report.svg").getroot()
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    assert "twin-tower-city: 3 games" in texts and "side dark" in texts and "game length (moves)" in texts
+    assert "twin-tower-city: 3 games, 4 players, policy heuristic, teams=true, seeds 0-2" in texts and "side dark" in texts and "game length (moves)" in texts
     assert (tmp_path / "chart" / "report.png").read_bytes().startswith(b"\x89PNG")
 
 

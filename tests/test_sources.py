@@ -75,7 +75,8 @@ def test_an_argument_that_stands_for_nothing_is_one_unusable_entry_and_the_rest_
     tally = Tally()
     for entry in entries:
         tally.add(entry)
-    assert tally.exit_code == 2 and str(tally) == "4 files: 1 legal, 0 illegal, 3 unusable"
+    # the empty folder and the pattern stand for no file: their errors, not files of the tally (issue 23)
+    assert tally.exit_code == 2 and str(tally) == "2 files: 1 legal, 0 illegal, 1 unusable"
 
 
 def test_a_member_above_the_size_limit_is_refused_by_name(tmp_path: Path, games: list[Path],

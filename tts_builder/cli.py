@@ -191,30 +191,56 @@ def cmd_completion(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from tts_builder.simulate import simulate
-
-    from tts_builder.simulate import check_seed
+    from tts_builder.report import report_from_records
+    from tts_builder.simulate import check_seed, is_run_file, simulate_run
 
     game_id = _game_arg(args.game)
     check_seed(args.seed)  # before the folder is made
     jobs = _jobs_arg(args.jobs)
-    out = _out_dir(args.out)
-    sweep_stale_temp(out, recursive=False)  # what a killed run left
+    run_file = is_run_file(Path(args.out))
+    if run_file and args.no_transcripts:
+        raise InputError(f"--no-transcripts: --out names the folder for the report (report.json, report.svg, "
+                         f"report.png), not a run file ({args.out})")
+    out = _out_file(args.out) if run_file else _out_dir(args.out)
+    sweep_stale_temp(out.parent if run_file else out, recursive=False)  # what a killed run left
     with Progress("simulate", args.games, "games", mode=progress_mode(args.quiet)) as shown:
-        paths = simulate(game_id, args.games, args.seed, out, policy=args.policy, swap=args.swap, vary=args.vary,
-                         options=_options_arg(args.options), num_players=_players_arg(args.players),
-                         progress=shown.callback(), jobs=jobs, scheduler=_scheduler_arg(args.scheduler))
-    return _print_report(paths, as_json=args.json, chart=out,
-                         heading=f"wrote {len(paths)} transcript(s) to {args.out}")
+        records, _ = simulate_run(game_id, args.games, args.seed, None if args.no_transcripts else out,
+                                  policy=args.policy, swap=args.swap, vary=args.vary,
+                                  options=_options_arg(args.options), num_players=_players_arg(args.players),
+                                  progress=shown.callback(), jobs=jobs, scheduler=_scheduler_arg(args.scheduler),
+                                  append=args.append)
+    report = report_from_records(records)
+    if args.no_transcripts:
+        from tts_builder.fileio import atomic_write_json
+
+        atomic_write_json(out / "report.json", report)
+        heading = f"played {len(records)} games; wrote the report to {out / 'report.json'} (no transcripts kept)"
+    elif run_file:
+        heading = f"wrote {len(records)} transcript(s) to {args.out}"
+    else:
+        heading = f"wrote {len(records)} transcript(s) to {args.out}" + (
+            " beside the earlier ones (`tts-builder report` of the folder: a table per run)" if args.append else "")
+    chart = (out.parent, out.stem) if run_file else (out, "report")
+    return _print_report_of(report, as_json=args.json, chart=chart, heading=heading)
 
 
 def _print_report(items: Sequence[str | Path], *, as_json: bool, chart: Path | None, heading: str = "") -> int:
     """The report over the transcripts ``items`` on stdout (one JSON object with ``as_json``),
     its chart written into ``chart``."""
-    from tts_builder.report import build_report, iter_transcripts, report_text, write_charts
+    from tts_builder.report import build_report, iter_transcripts
 
     report = build_report(iter_transcripts(items))
-    charts = write_charts(report, chart) if chart is not None else []
+    return _print_report_of(report, as_json=as_json, chart=(chart, "report") if chart is not None else None,
+                            heading=heading)
+
+
+def _print_report_of(report: dict[str, Any], *, as_json: bool, chart: tuple[Path, str] | None,
+                     heading: str = "") -> int:
+    """``report`` on stdout (one JSON object with ``as_json``), its chart written as
+    ``chart`` = (folder, stem)."""
+    from tts_builder.report import report_text, write_charts
+
+    charts = write_charts(report, *chart) if chart is not None else []
     if as_json:
         print(json.dumps(report, sort_keys=True))
         return 0
@@ -251,28 +277,46 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from tts_builder.validate import Report, Tally, iter_validate
 
     scheduler = _scheduler_arg(args.scheduler)
-    entries = iter_validate(args.files, lenient=args.lenient, players=_players_arg(args.players),
-                            options=_options_arg(args.options) or None, jobs=_jobs_arg(args.jobs),
-                            scheduler=scheduler)
+    players, options = _players_arg(args.players), _options_arg(args.options) or None
+    _check_validate_settings(args.files, options, players)
+    entries = iter_validate(args.files, lenient=args.lenient, players=players, options=options,
+                            jobs=_jobs_arg(args.jobs), scheduler=scheduler)
     tally = Tally()
+    entries_seen = 0
     # streamed: a million transcripts print as they are judged, in order, in constant memory;
     # a folder, zip or pattern has no count known beforehand (the progress line counts up)
     known = 0 if any(is_collection(f) for f in args.files) else len(args.files)
     with Progress("validate", known, "files", mode=progress_mode(args.quiet)) as shown:
         for entry in entries:
             tally.add(entry)
+            entries_seen += 1
             if args.json:  # byte for byte json.dumps of the whole list
-                sys.stdout.write(("[" if tally.files == 1 else ", ") + json.dumps(entry.to_json(), sort_keys=True))
+                sys.stdout.write(("[" if entries_seen == 1 else ", ") + json.dumps(entry.to_json(), sort_keys=True))
             elif isinstance(entry, Report):
                 shown.echo(entry.summary())
             else:
                 shown.echo(f"tts-builder: {entry.error}", file=sys.stderr)
             shown.update(tally.files)
     if args.json:
-        sys.stdout.write("]\n" if tally.files else "[]\n")
-    elif tally.files > 1 or any(is_collection(f) for f in args.files):
+        sys.stdout.write("]\n" if entries_seen else "[]\n")
+    elif tally.files > 1 or (tally.files and any(is_collection(f) for f in args.files)):
         print(tally)
     return tally.exit_code
+
+
+def _check_validate_settings(files: Sequence[str], options: dict[str, Any] | None, players: int | None) -> None:
+    """``validate --options/--players``, a usage error (one line, exit 2) before any verdict when
+    no game has them or the batch's game (its first transcript's) does not."""
+    if not options and players is None:
+        return
+    from tts_builder.config import check_any_game_settings, check_game_settings
+    from tts_builder.validate import batch_game
+
+    game_id = batch_game(files)
+    if game_id in rules.game_ids():
+        check_game_settings(rules.get_game(game_id), options, players)
+    else:  # the files will say what is wrong with them; the flags must still fit some game
+        check_any_game_settings(options, players)
 
 
 def _scheduler_arg(address: str | None) -> str | None:
@@ -300,6 +344,9 @@ def cmd_check_lua(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     players = _players_arg(args.players)
     options = _options_arg(args.options) if args.options is not None else None
+    from tts_builder.config import check_game_settings
+
+    check_game_settings(require_game(game_id), options, players, deal=False)  # the typo named, as simulate does
     jobs = _jobs_arg(args.jobs)
     scheduler = _scheduler_arg(args.scheduler)
     with Progress("check-lua", args.games, "games", mode=progress_mode(args.quiet)) as shown:
@@ -361,10 +408,21 @@ def cmd_push(args: argparse.Namespace) -> int:
                         editor_port=args.editor_port, force=args.force)
 
 
-def cmd_show(args: argparse.Namespace) -> int:
-    from tts_builder.replay import show_json, show_text, trace_file
+def _trace_arg(address: str, lenient: bool) -> Any:
+    """The trace of the one recorded game ``address`` names: a file, an archive's member or a run
+    file's line (``run.zip:run.jsonl:17``, as validate names it)."""
+    from tts_builder.fileio import parse_json_bytes
+    from tts_builder.replay import trace_data
+    from tts_builder.sources import read_address
 
-    trace = trace_file(args.file, lenient=args.lenient)
+    raw, name = read_address(address)
+    return trace_data(parse_json_bytes(raw, name), name, lenient=lenient)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from tts_builder.replay import show_json, show_text
+
+    trace = _trace_arg(args.file, args.lenient)
     if args.json:
         print(json.dumps(show_json(trace, args.at), sort_keys=True))
     else:
@@ -374,10 +432,10 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from tts_builder.fileio import atomic_write_text
-    from tts_builder.replay import replay_html, trace_file
+    from tts_builder.replay import replay_html
 
     out = _out_file(args.out)  # a folder, FIFO or device is not replaced by the page
-    trace = trace_file(args.file, lenient=args.lenient)
+    trace = _trace_arg(args.file, args.lenient)
     atomic_write_text(out, replay_html(trace))
     print(f"wrote {args.out}: {trace.summary()}")
     return 0 if trace.report.legal else 1  # the page is written either way; exit 1 as show and validate
@@ -413,7 +471,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--games", type=int, default=10, help="how many games (default 10)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
-    p.add_argument("--out", required=True, help="folder for the transcripts")
+    p.add_argument("--out", required=True, metavar="DIR|RUN.zip|RUN.jsonl",
+                   help="a folder for the transcripts (one file each), or one run file for them all: RUN.zip "
+                   "(compressed) or RUN.jsonl (JSON Lines); validate, report and show read either")
+    p.add_argument("--append", action="store_true",
+                   help="add this run's transcripts to a folder that holds earlier ones (refused otherwise)")
+    p.add_argument("--no-transcripts", action="store_true",
+                   help="keep only the report: report.json and its chart in the --out folder")
     p.add_argument("--policy", default="heuristic", metavar="POLICY[,POLICY...]",
                    help="random, heuristic or mixed (seat 0 heuristic, the others random) for every seat, "
                    "or one of random/heuristic per seat: heuristic,random (default heuristic)")

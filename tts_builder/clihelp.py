@@ -141,10 +141,12 @@ def games_command(game_id: str | None, *, options: bool, as_json: bool) -> int:
     """``tts-builder games [GAME] [--options] [--json]``."""
     games = [require_game(game_id)] if game_id else list(rules.all_games())
     detail = options or game_id is not None
+    if as_json:  # one JSON document: the game's object, or a list of every game's
+        described = [options_json(game) if detail else game.describe() for game in games]
+        print(json.dumps(described[0] if game_id else described, sort_keys=True))
+        return 0
     for n, game in enumerate(games):
-        if as_json:
-            print(json.dumps(options_json(game) if detail else game.describe(), sort_keys=True))
-        elif detail:
+        if detail:
             print(("\n" if n else "") + options_text(game))
         else:
             print(f"{game.id:18} {game.name} ({_seats(game)})")

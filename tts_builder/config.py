@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from tts_builder.errors import InputError
 
@@ -137,3 +137,83 @@ def setting_label(args: argparse.Namespace, key: str, flag: str) -> str:
     """
     sources = getattr(args, SOURCES_ATTR, None) or {}
     return str(sources.get(key, flag))
+
+
+# -- game options and seat counts on the command line -----------------------------------------
+
+def check_game_settings(game: Any, options: Mapping[str, Any] | None, players: int | None, *,
+                        deal: bool = True) -> int:
+    """The seat count ``game`` is played with under ``--options``/``--players``, or InputError,
+    one line naming the flag: an option the game does not have (with the nearest name it has), a
+    value outside its choices, a seat count it does not declare, or (``deal``) a combination its
+    setup refuses (seed 0 dealt). Every command checks these before it reads a file, so an
+    organiser's typo is a usage error (exit 2), never a verdict on the games.
+
+    >>> import rules
+    >>> check_game_settings(rules.get_game("two-by-two"), {"scorng": "basic"}, None)
+    Traceback (most recent call last):
+    tts_builder.errors.InputError: --options: unknown option 'scorng' for two-by-two; did you mean 'scoring'? (known: scoring)
+    """
+    import rules
+    from tts_builder.errors import did_you_mean
+
+    for key, value in (options or {}).items():
+        if key not in game.options:
+            known = sorted(game.options)
+            raise InputError(f"--options: unknown option {key!r} for {game.id}{did_you_mean(key, known)} "
+                             f"(known: {', '.join(known) or 'none'})")
+        values = game.option_values(key)
+        default = game.options[key]
+        if isinstance(default, bool) and not isinstance(value, bool):
+            raise InputError(f"--options: {game.id}'s option {key} takes true or false, not {_json(value)}")
+        if key in game.option_choices and value not in values:
+            hint = did_you_mean(value, [str(v) for v in values]) if isinstance(value, str) else ""
+            raise InputError(f"--options: {game.id}'s option {key} takes one of "
+                             f"{', '.join(_json(v) for v in values)}, not {_json(value)}{hint}")
+    counts = game.seat_counts()
+    if players is not None and players not in counts:
+        raise InputError(f"--players: {game.id} is played by {', '.join(map(str, counts))} players, not {players}")
+    try:
+        game.resolve_options(options)
+        if not deal:
+            return players if players is not None else counts[0]
+        return int(game.new_state(seed=0, options=options, num_players=players).num_players())
+    except (rules.SetupError, TypeError, ValueError) as exc:
+        flags = "--options/--players" if players is not None and options else \
+            "--players" if players is not None else "--options"
+        raise InputError(f"{flags}: {exc}") from None
+
+
+def check_any_game_settings(options: Mapping[str, Any] | None, players: int | None) -> None:
+    """``--options``/``--players`` of a command whose files name the game (``validate``), checked
+    before any is read: InputError unless some registered game has every option with that value
+    and the seat count (a name no game has gets the nearest name one has)."""
+    import rules
+    from tts_builder.errors import did_you_mean
+
+    games = rules.all_games()
+    names = sorted({name for game in games for name in game.options})
+    for key in options or {}:
+        if key not in names:
+            raise InputError(f"--options: unknown option {key!r} for every game{did_you_mean(key, names)} "
+                             f"(known: {', '.join(names)})")
+    counts = sorted({n for game in games for n in game.seat_counts()})
+    if players is not None and players not in counts:
+        raise InputError(f"--players: no game is played by {players} players (each is played by one of {', '.join(map(str, counts))})")
+    errors: list[str] = []
+    for game in games:
+        if set(options or {}) <= set(game.options):
+            try:
+                check_game_settings(game, options, players, deal=False)
+                return
+            except InputError as exc:
+                errors.append(str(exc))
+    raise InputError(errors[0] if len(errors) == 1 else
+                     f"--options/--players: no game is played so ({'; '.join(errors)})")
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+

@@ -17,12 +17,16 @@ it), else, in a team game, from ``team`` for the winners; a seat's policy from t
 
 from __future__ import annotations
 
+import functools
 import io
+import json
+from collections import abc
 import os
+import sys
 import math
 import statistics
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence, TypeGuard
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -91,24 +95,171 @@ def _sides(result: Mapping[str, Any], n: int) -> list[str | None]:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _game_meta(game_id: Any) -> tuple[str | None, dict[str, Any]]:
+    """(the side option, the default options) of a registered game; (None, {}) for another.
+    Not to be changed: remembered, as every game of a run asks."""
+    import rules
+
+    try:
+        game = rules.get_game(str(game_id))
+    except (rules.UnknownGame, TypeError):
+        return None, {}
+    return game.side_option, dict(game.options)
+
+
+def _is_map(value: Any) -> TypeGuard[Mapping[str, Any]]:
+    """A JSON object (a dict, as read; any Mapping): the type test first, as it runs per game."""
+    return type(value) is dict or isinstance(value, abc.Mapping)
+
+
 def game_record(transcript: Mapping[str, Any]) -> dict[str, Any]:
-    """What the report needs of one transcript: seats, policies, first mover, length and result."""
-    players = transcript.get("players") or []
+    """What the report needs of one transcript: seats, policies, first mover, length and result,
+    and what identifies its run: the options (as canonical text; the game's side option, which
+    only says who sits where, apart) and the seed."""
+    get = transcript.get
+    players = get("players") or []
     n = len(players)
-    moves = transcript.get("moves") or []
-    source = transcript.get("source") if isinstance(transcript.get("source"), Mapping) else {}
-    policies = source.get("policies") if isinstance(source, Mapping) else None
-    if not (isinstance(policies, list) and len(policies) == n and all(isinstance(p, str) for p in policies)):
+    moves = get("moves") or []
+    recorded_source = get("source")
+    source: Mapping[str, Any] = recorded_source if _is_map(recorded_source) else {}
+    policies = source.get("policies")
+    if not (type(policies) is list and len(policies) == n and all(type(p) is str for p in policies)):
         policies = [None] * n
-    first = moves[0].get("player") if moves and isinstance(moves[0], Mapping) else None
-    result = transcript.get("result")
-    return {"game": transcript.get("game"), "seats": n, "policies": policies,
-            "first": first if isinstance(first, int) and 0 <= first < n else None,
-            "length": len(moves), "result": result if isinstance(result, Mapping) else None}
+    first = moves[0].get("player") if moves and _is_map(moves[0]) else None
+    result = get("result")
+    recorded = get("options")
+    options: Mapping[str, Any] = recorded if _is_map(recorded) else {}
+    game = get("game")
+    side_option, _ = _game_meta(game if type(game) is str else None)
+    side = options.get(side_option) if side_option else None
+    seed = source.get("seed")
+    return {"game": game, "seats": n, "policies": policies,
+            "first": first if type(first) is int and 0 <= first < n else None,
+            "length": len(moves), "result": result if _is_map(result) else None,
+            "options": _options_text(options, side_option),
+            "side": side if type(side) is str else None,
+            "seed": seed if type(seed) is int else None}
+
+
+_OPTION_TEXTS: dict[tuple[Any, ...], str] = {}
+
+
+def _options_text(options: Mapping[str, Any], side_option: str | None) -> str:
+    """The options but the side option as canonical JSON text, one string shared by every game of
+    a run (remembered for options of plain values: a run of a million games has a few)."""
+    try:
+        key = (side_option, *((k, type(v), v) for k, v in options.items()))
+        hash(key)
+    except TypeError:  # a list or an object as a value: not remembered
+        key = ()
+    text = _OPTION_TEXTS.get(key) if key else None
+    if text is None:
+        text = sys.intern(json.dumps({k: v for k, v in options.items() if k != side_option},
+                                     sort_keys=True, ensure_ascii=False))
+        if key and len(_OPTION_TEXTS) < 4096:
+            _OPTION_TEXTS[key] = text
+    return text
+
+
+def run_key(record: Mapping[str, Any]) -> tuple[str, int, str, tuple[str, ...]]:
+    """What a run is keyed by: the game, the seat count, the options (the side option apart) and
+    the table of policies (which policies play, not who sits where: ``--swap`` rotates them over
+    the seats on purpose, as ``--vary`` of the side option swaps the sides)."""
+    return (str(record["game"]), record["seats"], record["options"],
+            tuple(sorted(p or "unknown" for p in record["policies"])))
+
+
+def run_identity(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What was run, as far as the transcripts say: the game, seat counts, options (one object,
+    or a list when they differ), the policies per seat (null when seats swapped them) with the
+    table of them, the values of the game's side option (who sits where), the seeds (first, last and how many distinct)."""
+    games = sorted({str(r["game"]) for r in records})
+    option_texts = list(dict.fromkeys(r["options"] for r in records))
+    seatings = list(dict.fromkeys(tuple(r["policies"]) for r in records))
+    tables = list(dict.fromkeys(run_key(r)[3] for r in records))
+    seeds = {r["seed"] for r in records if r["seed"] is not None}
+    sides = sorted({r["side"] for r in records if r["side"] is not None})
+    options = [json.loads(t) for t in option_texts]
+    out: dict[str, Any] = {
+        "game": games[0] if len(games) == 1 else games,
+        "seat_counts": sorted({r["seats"] for r in records}),
+        "options": options[0] if len(options) == 1 else options,
+        "policies": list(seatings[0]) if len(seatings) == 1 else None,
+        "policy_table": list(tables[0]) if len(tables) == 1 else [list(t) for t in tables],
+        "seeds": {"first": min(seeds), "last": max(seeds), "count": len(seeds)} if seeds else None,
+    }
+    side_option, _ = _game_meta(games[0]) if len(games) == 1 else (None, {})
+    if sides and side_option:
+        out["side_option"] = {"name": side_option, "values": sides}
+    return out
+
+
+def run_title(identity: Mapping[str, Any], games: int | None = None) -> str:
+    """The run in a line: game, seats, policies, the options off their defaults, the seeds.
+
+    >>> run_title({"game": "two-by-two", "seat_counts": [2], "options": {"scoring": "advanced"},
+    ...            "policies": ["random", "random"], "policy_table": ["random", "random"],
+    ...            "seeds": {"first": 0, "last": 9, "count": 10}}, 10)
+    'two-by-two: 10 games, 2 players, policy random, scoring=advanced, seeds 0-9'
+    """
+    game = identity["game"] if isinstance(identity["game"], str) else ", ".join(identity["game"])
+    seats = "/".join(map(str, identity["seat_counts"]))
+    parts = [f"{game}: {_count(games, 'game')}" if games is not None else game,
+             f"{seats} player{'' if seats == '1' else 's'}"]
+    policies, table = identity.get("policies"), identity.get("policy_table")
+    if policies and None not in policies:
+        parts.append(f"policy {policies[0]}" if len(set(policies)) == 1 else f"policies {','.join(policies)}")
+    elif table and isinstance(table[0], str) and "unknown" not in table:
+        parts.append(f"policies {','.join(table)} (seats rotated)")
+    parts += _options_words(identity)
+    side = identity.get("side_option")
+    if side:  # which side seat 0 plays: named when it is not the default, or when it varies
+        _, defaults = _game_meta(identity["game"])
+        if side["values"] != [defaults.get(side["name"])]:
+            parts.append(f"{side['name']}=" + "/".join(side["values"]))
+    seeds = identity.get("seeds")
+    if seeds:
+        parts.append(f"seed {seeds['first']}" if seeds["first"] == seeds["last"]
+                     else f"seeds {seeds['first']}-{seeds['last']}")
+    return ", ".join(parts)
+
+
+def _options_words(identity: Mapping[str, Any]) -> list[str]:
+    """The options off the game's defaults, "name=value" each (nothing for the defaults)."""
+    options = identity.get("options")
+    if not isinstance(options, Mapping) or not isinstance(identity.get("game"), str):
+        return []
+    _, defaults = _game_meta(identity["game"])
+    return [f"{k}={_value(v)}" for k, v in sorted(options.items()) if k not in defaults or defaults[k] != v]
+
+
+def _value(v: Any) -> str:
+    return v if isinstance(v, str) else json.dumps(v)
+
+
+def _group_label(identity: Mapping[str, Any], varies: Sequence[str], option_names: Sequence[str]) -> str:
+    """How one table of a report over several runs is headed: what differs between the runs."""
+    parts: list[str] = []
+    if "game" in varies:
+        parts.append(str(identity["game"]))
+    if "seats" in varies:
+        n = identity["seat_counts"][0]
+        parts.append(f"{n} player{'' if n == 1 else 's'}")
+    if "options" in varies:
+        options = identity["options"]
+        parts += [f"{k}={_value(options.get(k))}" for k in option_names]
+    if "policies" in varies:
+        table = identity["policy_table"]
+        parts.append("policies " + ",".join(table if isinstance(table[0], str) else table[0]))
+    return ", ".join(parts)
 
 
 def build_report(transcripts: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """The report over ``transcripts`` (of one game) as one JSON-ready dict.
+    """The report over ``transcripts`` (of one game) as one JSON-ready dict, with ``run``, what
+    was run (:func:`run_identity`). Transcripts of different runs (seat counts, options or tables
+    of policies: :func:`run_key`) are never pooled: the report then holds one report per run in
+    ``groups`` (each with its ``label`` and ``run``), ``varies`` naming what differs.
 
     >>> t = {"game": "g", "players": [{}, {}], "moves": [{"player": 0}],
     ...      "result": {"kind": "competitive", "outcome": "win", "winners": [0], "reason": "most"}}
@@ -116,7 +267,38 @@ def build_report(transcripts: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     >>> r["seats"][0]["wins"], r["seats"][1]["wins"], r["first_player"]["first"]["rate"]
     (2, 0, 1.0)
     """
-    records = [game_record(t) for t in transcripts]
+    return report_from_records([game_record(t) for t in transcripts])
+
+
+def report_from_records(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """:func:`build_report` over :func:`game_record` s (``simulate`` keeps them as it plays)."""
+    groups: dict[tuple[str, int, str, tuple[str, ...]], list[dict[str, Any]]] = {}
+    for r in records:
+        groups.setdefault(run_key(r), []).append(r)
+    if len(groups) <= 1:
+        return {**_report(records), "run": run_identity(records)}
+    keys = list(groups)
+    varies = [name for i, name in enumerate(("game", "seats", "options")) if len({k[i] for k in keys}) > 1]
+    tables_by_seats: dict[int, set[tuple[str, ...]]] = {}
+    for k in keys:
+        tables_by_seats.setdefault(k[1], set()).add(k[3])
+    if any(len(t) > 1 for t in tables_by_seats.values()) or len({frozenset(k[3]) for k in keys}) > 1:
+        varies.append("policies")  # not merely more seats playing the same policies
+    option_sets = [json.loads(k[2]) for k in keys]
+    option_names = sorted({name for o in option_sets for name in o
+                           if len({json.dumps(p.get(name), sort_keys=True) for p in option_sets}) > 1})
+    games = sorted({k[0] for k in keys})
+    out: dict[str, Any] = {"game": games[0] if len(games) == 1 else games, "games": len(records),
+                           "run": run_identity(records), "varies": varies, "varied_options": option_names,
+                           "groups": []}
+    for rs in groups.values():
+        identity = run_identity(rs)
+        out["groups"].append({"label": _group_label(identity, varies, option_names), **_report(rs), "run": identity})
+    return out
+
+
+def _report(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The report over the records of one run."""
     games = sorted({str(r["game"]) for r in records})
     finished = [r for r in records if r["result"] is not None]
     kinds: dict[str, int] = {}
@@ -248,11 +430,26 @@ def _rate_line(label: str, r: Mapping[str, Any], width: int = 22) -> str:
 
 def report_text(report: Mapping[str, Any]) -> str:
     """The report in words, a few lines a designer reads (every figure of :func:`build_report`'s
-    rates, with the interval in brackets)."""
-    game = report["game"] if isinstance(report["game"], str) else ", ".join(report["game"])
-    seats = "/".join(map(str, report["seat_counts"]))
-    lines = [f"{game}: {_count(report['games'], 'game')}, {seats} player{'' if seats == '1' else 's'}"
-             + (f", {report['unfinished']} unfinished" if report["unfinished"] else "")]
+    rates, with the interval in brackets), headed by the run; one table per run when it holds
+    several."""
+    if "groups" in report:
+        differ = ", ".join(report["varied_options"] if "options" in report["varies"] else []) or ""
+        what = ", ".join(v if v != "options" else f"options ({differ})" for v in report["varies"])
+        lines = [f"{run_title(report['run'], report['games'])}: {len(report['groups'])} runs that differ in {what}, "
+                 "one table each"]
+        for group in report["groups"]:
+            lines.append(f"[{group['label']}] " + _table_text(group, run_title(group["run"], group["games"])))
+        return "\n".join(lines)
+    return _table_text(report, run_title(report["run"], report["games"]) if "run" in report else None)
+
+
+def _table_text(report: Mapping[str, Any], title: str | None) -> str:
+    """One run's table in words under ``title``."""
+    if title is None:
+        game = report["game"] if isinstance(report["game"], str) else ", ".join(report["game"])
+        seats = "/".join(map(str, report["seat_counts"]))
+        title = f"{game}: {_count(report['games'], 'game')}, {seats} player{'' if seats == '1' else 's'}"
+    lines = [title + (f", {report['unfinished']} unfinished" if report["unfinished"] else "")]
     rows: list[tuple[str, Mapping[str, Any]]] = []
     for s in report.get("seats", []):
         policies = s["policies"]
@@ -312,8 +509,8 @@ COLOURS = {"bar": "#4a7ab8", "first": "#c9772c", "table": "#3d9a5b", "hist": "#7
            "grid": "#d8d8d8", "text": "#222222", "even": "#aa3333", "bg": "#ffffff"}
 
 
-def _rate_rows(report: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any], str]]:
-    rows: list[tuple[str, Mapping[str, Any], str]] = []
+def _rate_rows(report: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any] | None, str]]:
+    rows: list[tuple[str, Mapping[str, Any] | None, str]] = []
     for s in report.get("seats", []):
         rows.append((f"seat {s['seat']}", s, "bar"))
     for s in report.get("sides", []):
@@ -335,10 +532,21 @@ def chart_shapes(report: Mapping[str, Any]) -> tuple[int, int, list[Shape]]:
     whisker, a red line at 50% for two seats or two sides, then the histogram of game lengths."""
     shapes: list[Shape] = []
     c = COLOURS
-    game = report["game"] if isinstance(report["game"], str) else ", ".join(report["game"])
-    shapes.append(("text", 20, 28, f"{game}: {report['games']} games", c["text"], "start"))
+    if "run" in report:
+        title = run_title(report["run"], report["games"])
+    else:
+        game = report["game"] if isinstance(report["game"], str) else ", ".join(report["game"])
+        title = f"{game}: {report['games']} games"
+    shapes.append(("text", 20, 28, title, c["text"], "start"))
     y = 50
-    rows = _rate_rows(report)
+    groups = report.get("groups")
+    rows: list[tuple[str, Mapping[str, Any] | None, str]] = []
+    if groups:  # one block of rows per run, under its label: never a pooled bar
+        for group in groups:
+            rows.append((f"{group['label']} ({group['games']} games)", None, "heading"))
+            rows += [("  " + label, r, colour) for label, r, colour in _rate_rows(group)]
+    else:
+        rows = _rate_rows(report)
     if rows:
         shapes.append(("text", 20, y + 12, "win rate, 95% interval", c["axis"], "start"))
         for tick in range(0, 101, 25):
@@ -348,7 +556,7 @@ def chart_shapes(report: Mapping[str, Any]) -> tuple[int, int, list[Shape]]:
         y += 24
         for label, r, colour in rows:
             shapes.append(("text", 20, y + 16, label, c["text"], "start"))
-            if r["rate"] is not None:
+            if r is not None and r["rate"] is not None:
                 w = round(BAR_W * r["rate"])
                 if w > 0:
                     shapes.append(("rect", BAR_X, y + 5, w, ROW - 10, c[colour]))
@@ -359,7 +567,7 @@ def chart_shapes(report: Mapping[str, Any]) -> tuple[int, int, list[Shape]]:
                 shapes.append(("line", hi, mid - 5, hi, mid + 5, c["axis"], 2))
                 shapes.append(("text", BAR_X + BAR_W + 10, y + 16, f"{100 * r['rate']:.1f}%", c["text"], "start"))
             y += ROW
-        if "seats" in report and (report.get("seat_counts") == [2] or len(report.get("sides", [])) == 2):
+        if not groups and "seats" in report and (report.get("seat_counts") == [2] or len(report.get("sides", [])) == 2):
             x = BAR_X + BAR_W // 2
             shapes.append(("line", x, 74, x, y, c["even"], 1))
         y += 20
@@ -496,12 +704,12 @@ def _usable(data: dict[str, Any], path: str) -> dict[str, Any]:
     return data
 
 
-def write_charts(report: Mapping[str, Any], folder: Path) -> list[Path]:
-    """``report.svg`` and ``report.png`` in ``folder``, written atomically."""
+def write_charts(report: Mapping[str, Any], folder: Path, stem: str = "report") -> list[Path]:
+    """``STEM.svg`` and ``STEM.png`` (``report.*`` by default) in ``folder``, written atomically."""
     from tts_builder.fileio import atomic_write_bytes, atomic_write_text
 
     folder.mkdir(parents=True, exist_ok=True)
-    svg, png = folder / "report.svg", folder / "report.png"
+    svg, png = folder / f"{stem}.svg", folder / f"{stem}.png"
     atomic_write_text(svg, chart_svg(report))
     atomic_write_bytes(png, chart_png(report))
     return [svg, png]

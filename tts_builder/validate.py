@@ -22,7 +22,7 @@ from rules.core import RESULT_KEYS, Result, State, canonical_json, judge, name_i
 from tts_builder.errors import InputError
 from tts_builder.fileio import load_json_file, parse_json_bytes, parse_json_text
 from tts_builder.parallel import ordered_map
-from tts_builder.sources import Source, expand_one
+from tts_builder.sources import NoTranscripts, Source, expand_one
 from tts_builder.transcript import check_entries, move_fields, parse_transcript, unknown_fields
 
 SAVE_STATE_KEY = "transcript"
@@ -115,6 +115,9 @@ class Unusable:
 
     file: str
     error: str
+    #: an argument that stands for no file at all (an empty folder, a pattern matching nothing):
+    #: its error is printed, but it is not a file of the tally
+    argument: bool = False
 
     verdict = "unusable"
 
@@ -385,7 +388,9 @@ def _jobs(args: Iterable[str | Path], lenient: bool, players: int | None,
                         yield (Unusable(source.name, str(exc)), lenient, players, options)
                 else:
                     yield (source, lenient, players, options)
-        except InputError as exc:
+        except NoTranscripts as exc:  # no file: its error line, not a file of the tally
+            yield (Unusable(os.fspath(arg), str(exc), argument=True), lenient, players, options)
+        except InputError as exc:  # a file that cannot be opened as what it says it is (a damaged zip)
             yield (Unusable(os.fspath(arg), str(exc)), lenient, players, options)
 
 
@@ -399,6 +404,21 @@ def iter_validate(args: Iterable[str | Path], *, lenient: bool = False, players:
     at ``scheduler``, share the files; the entries are the same whatever runs them."""
     work = _jobs(args, lenient, players, options, read_here=scheduler is not None)
     return ordered_map(_validate_entry, work, jobs, scheduler=scheduler)
+
+
+def batch_game(args: Iterable[str | Path]) -> str | None:
+    """The game of the first transcript ``args`` stand for (the one ``--options``/``--players``
+    are checked against before the batch is judged), or None when it cannot be told (no
+    readable transcript first): each file's own replay then reports what is wrong with it."""
+    for arg in args:
+        try:
+            for source in expand_one(os.fspath(arg)):
+                data = extract_transcript(parse_json_bytes(source.read(), source.name), source.name)
+                game = data.get("game") if isinstance(data, dict) else None
+                return game if isinstance(game, str) else None
+        except InputError:
+            return None
+    return None
 
 
 def validate_batch(paths: Iterable[str | Path], *, lenient: bool = False, players: int | None = None,
@@ -417,7 +437,8 @@ class Tally:
         self.exit_code = 0
 
     def add(self, entry: Report | Unusable) -> None:
-        self.counts[entry.verdict] += 1
+        if not (isinstance(entry, Unusable) and entry.argument):  # no file: its error says so
+            self.counts[entry.verdict] += 1
         self.exit_code = max(self.exit_code, 2 if isinstance(entry, Unusable) else 0 if entry.legal else 1)
 
     @property
