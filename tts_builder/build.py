@@ -355,9 +355,39 @@ def art_name(published: str) -> str:
     return published
 
 
+def shared_name(names: list[str]) -> str:
+    """The name a file shared by images of the same bytes is published under: the words their
+    names share at the start and at the end, so a back shared by every animal tile names no
+    animal (a name would tell a face-down tile's identity to whoever reads the URL).
+
+    >>> shared_name(["piece-doves-1-back.png", "piece-lions-2-back.png"])
+    'piece-back.png'
+    >>> shared_name(["deck-back.png"])
+    'deck-back.png'
+    >>> shared_name(["deck-back.png", "examples-back.png"])
+    'back.png'
+    >>> shared_name(["a.png", "b.png"])
+    'shared.png'
+    """
+    if len(names) == 1:
+        return names[0]
+    split = [name.rpartition(".") for name in names]
+    suffix = split[0][1] + split[0][2] if all(s[2] == split[0][2] for s in split) and split[0][1] else ""
+    words = [(s[0] if suffix else name).split("-") for s, name in zip(split, names)]
+    shortest = min(len(w) for w in words)
+    head = 0
+    while head < shortest and all(w[head] == words[0][head] for w in words):
+        head += 1
+    tail = 0
+    while tail < shortest - head and all(w[-1 - tail] == words[0][-1 - tail] for w in words):
+        tail += 1
+    common = words[0][:head] + (words[0][len(words[0]) - tail:] if tail else [])
+    return "-".join(common or ["shared"]) + suffix
+
+
 def publish_names(images: Path) -> dict[str, str]:
     """Give every image of ``images`` (the art's names) its published name, in place: images of
-    the same bytes share one file, named after the first of them in name order, so the save holds
+    the same bytes share one file, named by the words their names share (:func:`shared_name`), so the save holds
     one URL per distinct image. Returns ``art name -> published name``; the art's names are removed
     (the art manifest keeps them; :func:`_restore_plain_names` brings them back for the next build)."""
     by_content: dict[str, list[str]] = {}
@@ -366,7 +396,7 @@ def publish_names(images: Path) -> dict[str, str]:
             by_content.setdefault(hashlib.sha256(path.read_bytes()).hexdigest(), []).append(path.name)
     published: dict[str, str] = {}
     for digest, group in by_content.items():
-        target = published_name(group[0], digest)
+        target = published_name(shared_name(group), digest)
         for name in group:
             published[name] = target
     for name, target in sorted(published.items()):
