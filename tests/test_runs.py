@@ -215,7 +215,7 @@ def test_every_json_flag_prints_one_document(tmp_path, capsys, two_by_two_run):
                 ["validate", two_by_two_run, "--json"], ["validate", one, "--json"],
                 ["report", two_by_two_run, "--json"], ["show", one, "--json"],
                 ["simulate", "smitten-2", "--games", "2", "--out", tmp_path / "s.jsonl", "--json", "-q"],
-                ["schema-check", one, "--json"]]
+                ["schema-check", Path(__file__).parent / "golden" / "saves" / "two-and-two-draw.save.json", "--json"]]
     for argv in commands:
         _, out, _ = run(capsys, argv)
         json.loads(out)  # one document: JSON Lines or two objects would not parse
