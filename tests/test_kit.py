@@ -137,7 +137,9 @@ def test_every_cell_has_a_snap_point_with_rotation(built: Any) -> None:
     assert len(cells) == 12 + 19 + 7
     for xz, (name, rot) in cells.items():
         assert snaps[xz] == rot, (name, xz)
-    assert ctx["grids"]["hex"]["snap_rotation_y"] == 120.0 and ctx["grids"]["square"]["snap_rotation_y"] == 0.0
+    upright = plan.layout.card.rotation_y  # board snaps stand as the pieces and zone snaps do (issue 20)
+    assert ctx["grids"]["hex"]["snap_rotation_y"] == (upright + 120.0) % 360
+    assert ctx["grids"]["square"]["snap_rotation_y"] == upright % 360
     assert all("Rotation" in p for p in save["SnapPoints"])
     assert len(board_snaps(plan.layout)) == 38
 
@@ -238,7 +240,7 @@ def test_fake_tts_loads_every_kind(built: Any) -> None:
                                                   ctx["stacks"]["gold"]["guid"], ctx["grids"]["hex"]["guid"]),
                                 empty_as="dict")
     assert out == {"bag_type": "Bag", "bag_count": 2, "first": "t1", "stack_count": 5, "snaps": 1 + 38,
-                   "rot": 120.0, "last_rot": 90.0, "rotation_snap": True, "board_type": "Tile", "taken": "t2", "after": 1,
+                   "rot": 300.0, "last_rot": 270.0, "rotation_snap": True, "board_type": "Tile", "taken": "t2", "after": 1,
                    "piece_type": "Tile", "stack_after": 4, "back": 2}
     assert fake.calls[-1] == (ctx["bags"]["supply"]["guid"], "shuffle", ())
     kinds = {o.name for o in loaded.values()}
