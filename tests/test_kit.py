@@ -102,7 +102,8 @@ def test_each_kind_is_the_tts_object_real_saves_use(built: Any) -> None:
     t3 = next(o for o in _by_name(save, "Custom_Tile") if o["GMNotes"] == "t3")  # two faces: a tile, circle shaped
     assert t3["CustomImage"]["CustomTile"]["Type"] == 2
     assert t3["CustomImage"]["ImageURL"].endswith("piece-t3-front.png")
-    assert t3["CustomImage"]["ImageSecondaryURL"].endswith("piece-t3-back.png")
+    back = t3["CustomImage"]["ImageSecondaryURL"]  # a back is named by its look, never by its piece
+    assert "/piece-back-" in back and "t3" not in back.rsplit("/", 1)[-1]
     (coin,) = _by_name(save, "Custom_Token")  # one face: a cut-out token
     assert coin["GMNotes"] == "coin" and coin["CustomImage"]["CustomToken"]["Stackable"] is False
     (hero,) = _by_name(save, "Figurine_Custom")
@@ -367,8 +368,10 @@ def test_a_game_table_with_a_board_builds_checks_and_loads(tmp_path: Path, monke
     monkeypatch.setattr(build_mod, "load_table_layout", with_kit)
     result = build_mod.build_game("two-and-two", tmp_path)
     images = tmp_path / "two-and-two" / "images"
-    for name in ("board-square.png", "piece-t1-front.png", "piece-t1-back.png", "piece-coin-front.png"):
+    for name in ("board-square.png", "piece-t1-front.png", "piece-coin-front.png"):
         assert name in result.images and (images / name).is_file(), name
+    backs = [n for n in result.images if n.startswith("piece-back-")]  # shared by look (issue 20)
+    assert backs and all((images / n).is_file() for n in backs)
     save = json.loads(result.save_path.read_text())
     fake = FakeTTS()
     loaded = fake.load_save(save)

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import hashlib
 import json
 import math
 import os
@@ -58,10 +59,10 @@ from typing import Any
 import jinja2
 
 from rules.grid import Grid, GridError, cube_round, grid_from_data
-from tts_builder.tablesize import tile_scale
 from tts_builder.art import ArtManifest
 from tts_builder.errors import InputError
 from tts_builder.guids import GuidAllocator
+from tts_builder.tablesize import tile_scale
 
 LAYOUT_FILE = "table.json"
 MAT_IMAGE = "table-mat.png"
@@ -317,7 +318,14 @@ class PieceSpec:
     cell: tuple[str, str] | None
 
     def image(self, side: int) -> str:
-        return f"piece-{self.id}-{'front' if side == 0 else 'back'}.png"
+        """The face's image file. A back is named by its look (shape, label, colours), not by the
+        piece: identical backs share one file and one URL, so a face-down piece's image URL
+        names nothing it hides (80 Two by Two animal backs were 80 names holding the species)."""
+        if side == 0:
+            return f"piece-{self.id}-front.png"
+        back = self.faces[side]
+        look = json.dumps([self.shape, back.label, back.color, back.text_color])
+        return f"piece-back-{hashlib.sha256(look.encode('utf-8')).hexdigest()[:12]}.png"
 
 
 @dataclass(frozen=True)
@@ -1092,7 +1100,7 @@ def kit_images(layout: TableLayout) -> list[str]:
     names = [b.image for b in layout.boards]
     names += [p.image(side) for p in layout.pieces for side in range(len(p.faces))]
     names += [st.image(side) for st in layout.stacks for side in range(len(st.faces))]
-    return names
+    return list(dict.fromkeys(names))  # pieces with the same back share its one image
 
 
 def image_names(plan: TablePlan, manifest: ArtManifest) -> list[str]:
