@@ -174,3 +174,17 @@ def test_two_by_two_new_game_waits_for_the_animals_to_reach_the_bag(built):
     laid = [o for o in objects.values() if o.container is None and o.is_face_down and o.getGMNotes() in
             transcript["setup"]["layout"]]
     assert len(laid) == 74
+
+
+def test_peeking_at_a_face_down_animal_tells_the_whole_table(built):
+    _, save = built["two-by-two"]
+    fake, objects = _two_by_two_table(save)
+    fake.click_ui("ttNewGame", "Red")
+    fake.step(2 * fake.fps)
+    layout = json.loads(fake.sandbox.call("onSave"))["transcript"]["setup"]["layout"]
+    hidden = next(o for o in objects.values() if o.getGMNotes() == layout[0])
+    assert hidden.is_face_down and hidden.hover_text() == ("", "")
+    name, _ = fake.peek(hidden, "Green")
+    assert name  # the peeker sees the face ...
+    alert = fake.broadcasts[-1]
+    assert alert.color is None and "Green peeked" in alert.text and name not in alert.text  # ... the others, who looked

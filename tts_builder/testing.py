@@ -1281,6 +1281,13 @@ class FakeTTS:
         self.fire("onObjectRotate", obj, obj._rotation[1], obj._rotation[2], player_color, old_spin, old_flip)
         return True
 
+    def peek(self, obj: FakeObject, player_color: str) -> tuple[str, str]:
+        """A player peeks at ``obj`` (Alt+Shift): ``onObjectPeek(object, player_color)`` fires (API,
+        Events) and the peeker alone sees the underside's name and description, whatever
+        ``HideWhenFaceDown`` says; what the others learn is what the mod's handler tells them."""
+        self.fire("onObjectPeek", obj, player_color)
+        return (obj._nickname, obj._description)
+
     def put_into(self, container: FakeObject, obj: FakeObject, *, bottom: bool = False) -> bool:
         """``obj`` enters ``container`` unless ``tryObjectEnterContainer`` returns false."""
         if self.fire("tryObjectEnterContainer", container, obj) is False:
