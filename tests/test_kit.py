@@ -102,7 +102,8 @@ def test_each_kind_is_the_tts_object_real_saves_use(built: Any) -> None:
     t3 = next(o for o in _by_name(save, "Custom_Tile") if o["GMNotes"] == "t3")  # two faces: a tile, circle shaped
     assert t3["CustomImage"]["CustomTile"]["Type"] == 2
     assert t3["CustomImage"]["ImageURL"].endswith("piece-t3-front.png")
-    assert t3["CustomImage"]["ImageSecondaryURL"].endswith("piece-t3-back.png")
+    back = t3["CustomImage"]["ImageSecondaryURL"]  # a back is named by its look, never by its piece
+    assert "/piece-back-" in back and "t3" not in back.rsplit("/", 1)[-1]
     (coin,) = _by_name(save, "Custom_Token")  # one face: a cut-out token
     assert coin["GMNotes"] == "coin" and coin["CustomImage"]["CustomToken"]["Stackable"] is False
     (hero,) = _by_name(save, "Figurine_Custom")
@@ -137,7 +138,9 @@ def test_every_cell_has_a_snap_point_with_rotation(built: Any) -> None:
     assert len(cells) == 12 + 19 + 7
     for xz, (name, rot) in cells.items():
         assert snaps[xz] == rot, (name, xz)
-    assert ctx["grids"]["hex"]["snap_rotation_y"] == 120.0 and ctx["grids"]["square"]["snap_rotation_y"] == 0.0
+    upright = plan.layout.card.rotation_y  # board snaps stand as the pieces and zone snaps do (issue 20)
+    assert ctx["grids"]["hex"]["snap_rotation_y"] == (upright + 120.0) % 360
+    assert ctx["grids"]["square"]["snap_rotation_y"] == upright % 360
     assert all("Rotation" in p for p in save["SnapPoints"])
     assert len(board_snaps(plan.layout)) == 38
 
@@ -238,7 +241,7 @@ def test_fake_tts_loads_every_kind(built: Any) -> None:
                                                   ctx["stacks"]["gold"]["guid"], ctx["grids"]["hex"]["guid"]),
                                 empty_as="dict")
     assert out == {"bag_type": "Bag", "bag_count": 2, "first": "t1", "stack_count": 5, "snaps": 1 + 38,
-                   "rot": 120.0, "last_rot": 90.0, "rotation_snap": True, "board_type": "Tile", "taken": "t2", "after": 1,
+                   "rot": 300.0, "last_rot": 270.0, "rotation_snap": True, "board_type": "Tile", "taken": "t2", "after": 1,
                    "piece_type": "Tile", "stack_after": 4, "back": 2}
     assert fake.calls[-1] == (ctx["bags"]["supply"]["guid"], "shuffle", ())
     kinds = {o.name for o in loaded.values()}
@@ -365,15 +368,14 @@ def test_a_game_table_with_a_board_builds_checks_and_loads(tmp_path: Path, monke
     monkeypatch.setattr(build_mod, "load_table_layout", with_kit)
     result = build_mod.build_game("two-and-two", tmp_path)
     images = tmp_path / "two-and-two" / "images"
-    # (published under content-hashed names; a piece back of the same pixels as another piece's
-    # shares that one's file and URL)
+    # (published under content-hashed names; a piece back is named by its look, and pieces of the
+    # same pixels share one file and URL, named by what their names share)
     published = {build_mod.art_name(n): n for n in result.images}
     for name in ("board-square.png", "piece-coin-front.png"):
         assert name in published and (images / published[name]).is_file(), name
-    # the hero's faces and t1's are the same pixels: one file each, named by what their names
-    # share (no piece's own name), and the coin's front keeps its name
     pieces = {n for n in published if n.startswith("piece-")}
-    assert {"piece-coin-front.png", "piece-back.png", "piece-front.png"} <= pieces, pieces
+    assert "piece-front.png" in pieces, pieces  # the hero's front and t1's: the same pixels
+    assert any(n.startswith("piece-back-") for n in pieces), pieces  # shared by look (issue 20)
     assert not any("hero" in n or "t1" in n for n in pieces), pieces
     assert all((images / n).is_file() for n in result.images)
     save = json.loads(result.save_path.read_text())

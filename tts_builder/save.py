@@ -65,6 +65,7 @@ from rules.grid import Grid, GridError, cube_round, grid_from_data
 from tts_builder.art import ArtManifest
 from tts_builder.errors import InputError
 from tts_builder.guids import GuidAllocator
+from tts_builder.tablesize import tile_scale
 
 LAYOUT_FILE = "table.json"
 MAT_IMAGE = "table-mat.png"
@@ -190,7 +191,7 @@ class MatSpec:
     rect: Rect
     pixels_per_unit: int
     thickness: float
-    tile_base_size: float
+    tile_base_size: float  # no longer used: the size model (tts_builder.tablesize) sizes tiles
     rotation_y: float
     colors: Mapping[str, str]
     panels: tuple[Panel, ...]
@@ -328,7 +329,14 @@ class PieceSpec:
     level: int = 0
 
     def image(self, side: int) -> str:
-        return f"piece-{self.image_id or self.id}-{'front' if side == 0 else 'back'}.png"
+        """The face's image file. A back is named by its look (shape, label, colours), not by the
+        piece: identical backs share one file and one URL, so a face-down piece's image URL
+        names nothing it hides (80 Two by Two animal backs were 80 names holding the species)."""
+        if side == 0:
+            return f"piece-{self.image_id or self.id}-front.png"
+        back = self.faces[side]
+        look = json.dumps([self.shape, back.label, back.color, back.text_color])
+        return f"piece-back-{hashlib.sha256(look.encode('utf-8')).hexdigest()[:12]}.png"
 
 
 @dataclass(frozen=True)
@@ -1026,7 +1034,8 @@ def grid_context(plan: TablePlan, board: BoardSpec) -> dict[str, Any]:
                          "neighbours": list(grid.neighbours(c.id)), "edges": edges[c.id], "attrs": dict(c.attrs)}
                   for c in grid},
         "edges": [{"cells": [e.a, e.b], **dict(e.attrs)} for e in grid.edges()],
-        "snap_rotation_y": _num((board.rotation_y + board.snap_rotation_y) % 360.0),
+        # upright as the pieces start (piece_position) and as every zone snap stands
+        "snap_rotation_y": _num((plan.layout.card.rotation_y + board.rotation_y + board.snap_rotation_y) % 360.0),
     }
 
 
@@ -1121,7 +1130,7 @@ def kit_images(layout: TableLayout) -> list[str]:
     names = [b.image for b in layout.boards]
     names += [p.image(side) for p in layout.pieces for side in range(len(p.faces))]
     names += [st.image(side) for st in layout.stacks for side in range(len(st.faces))]
-    return list(dict.fromkeys(names))  # the copies of a counted piece share one image
+    return list(dict.fromkeys(names))  # copies of a counted piece, and pieces of one back, share an image
 
 
 def image_names(plan: TablePlan, manifest: ArtManifest) -> list[str]:
@@ -1225,13 +1234,13 @@ def _mat_object(plan: TablePlan, image_url: ImageUrl) -> dict[str, Any]:
     """The play mat: a locked ``Custom_Tile`` showing the mat image.
 
     ``Stretch`` makes TTS shape the tile to the image's aspect ratio, so the scale is
-    uniform (as every stretched tile in real saves has it): the tile's longer side is
-    ``tile_base_size`` at scale 1 (estimate), and the image has the mat's proportions.
+    uniform (as every stretched tile in real saves has it) and comes from the size model
+    (:mod:`tts_builder.tablesize`); the image has the mat's proportions.
     """
     layout = plan.layout
     mat = layout.mat
     (mx, mz), (mw, md) = mat.center, mat.size
-    scale = max(mw, md) / mat.tile_base_size
+    scale = tile_scale(mw, md)
     return _object(
         "Custom_Tile", plan.mat_guid,
         transform((mx, layout.surface_y + mat.thickness / 2, mz), (0.0, mat.rotation_y, 0.0), (scale, 1.0, scale)),
@@ -1259,7 +1268,7 @@ def board_snaps(layout: TableLayout) -> list[tuple[Vec3, Vec3]]:
     lands upright for the board, turned by the board's ``snap_rotation_y``)."""
     out = []
     for board in layout.boards:
-        rot = (0.0, (board.rotation_y + board.snap_rotation_y) % 360.0, 0.0)
+        rot = (0.0, (layout.card.rotation_y + board.rotation_y + board.snap_rotation_y) % 360.0, 0.0)
         for cell in board.grid:
             x, z = board.to_world(*cell.center)
             out.append(((x, board_y(layout, board), z), rot))
@@ -1274,7 +1283,7 @@ def _piece_object(plan: TablePlan, piece: PieceSpec, pos: Vec3, rot_y: float, ur
     layout = plan.layout
     front = url(piece.image(0))
     back = url(piece.image(1)) if len(piece.faces) > 1 else ""
-    scale = piece.size / layout.mat.tile_base_size
+    scale = tile_scale(piece.size, piece.size)
     xform = transform(pos, (0.0, rot_y, 0.0), (scale, 1.0, scale))
     common = dict(Nickname=piece.name, Description=piece.description, GMNotes=piece.id)
     if piece.kind == "figurine":
@@ -1286,8 +1295,10 @@ def _piece_object(plan: TablePlan, piece: PieceSpec, pos: Vec3, rot_y: float, ur
         return _object("Custom_Token", plan.kit_guids[f"piece/{piece.id}"], xform, **common,
                        CustomImage=_image_block(front, "", CustomToken={
                            "Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": False}))
+    # a two-faced tile face down hides its name and description (Knowledge Base, Object >
+    # Toggles: "Hide Face Down"): a face-down Two by Two animal must not name its species
     return _object("Custom_Tile", plan.kit_guids[f"piece/{piece.id}"], xform, **common,
-                   CustomImage=_image_block(front, back, CustomTile={
+                   HideWhenFaceDown=len(piece.faces) > 1, CustomImage=_image_block(front, back, CustomTile={
                        "Type": TILE_TYPES[piece.shape], "Thickness": 0.2, "Stackable": False, "Stretch": True}))
 
 
@@ -1308,12 +1319,12 @@ def _kit_objects(plan: TablePlan, url: ImageUrl) -> list[dict[str, Any]]:
     layout = plan.layout
     objects: list[dict[str, Any]] = []
     for board in layout.boards:
-        (w, d), base = board.size, layout.mat.tile_base_size
+        scale = tile_scale(*board.size)  # the board image is drawn w x d (tablemat.render_board)
         objects.append(_object(
             "Custom_Tile", plan.kit_guids[f"board/{board.name}"],
             transform((board.center[0], layout.snap_y + board.thickness / 2, board.center[1]),
                       (0.0, (layout.mat.rotation_y + board.rotation_y) % 360.0, 0.0),
-                      (max(w, d) / base, 1.0, max(w, d) / base)),
+                      (scale, 1.0, scale)),
             Nickname=board.label, GMNotes=board.name, Locked=True, Grid=False, Tooltip=False,
             CustomImage=_image_block(url(board.image), "", CustomTile={
                 "Type": 0, "Thickness": _num(board.thickness), "Stackable": False, "Stretch": True})))
@@ -1330,7 +1341,7 @@ def _kit_objects(plan: TablePlan, url: ImageUrl) -> list[dict[str, Any]]:
             ColorDiffuse=_color(_rgb(bag.color)), MaterialIndex=-1, MeshIndex=-1, Number=0, Bag={"Order": 0},
             ContainedObjects=[_piece_object(plan, by_id[pid], pos, layout.card.rotation_y, url) for pid in bag.contents]))
     for st in layout.stacks:
-        scale = st.size / layout.mat.tile_base_size
+        scale = tile_scale(st.size, st.size)
         objects.append(_object(
             "Custom_Tile_Stack", plan.kit_guids[f"stack/{st.name}"],
             transform((st.position[0], layout.snap_y + 0.2, st.position[1]), (0.0, layout.card.rotation_y, 0.0),
@@ -1364,7 +1375,8 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
             transform(zone_center(layout, zone), (0.0, 180.0 * (zone.facing % 2), 0.0),
                       (zone.size[0], layout.zone_height, zone.size[1])),
             Nickname=zone.role, Description=" - ".join(t for t in (zone.label, zone.hint) if t), GMNotes=zone.role,
-            ColorDiffuse=_color(tint, 0.5), Locked=True, Grid=False, Snap=False, DragSelectable=False, Tooltip=False))
+            # Grid/Snap/Tooltip on, as 237 of the 238 script zones in ../shared/fixtures have them
+            ColorDiffuse=_color(tint, 0.5), Locked=True, Grid=True, Snap=True, DragSelectable=False, Tooltip=True))
 
     rot_y = layout.card.rotation_y
     for placement in layout.decks:

@@ -15,6 +15,7 @@ mod is built or checked.
 from __future__ import annotations
 
 import json
+import random
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
@@ -359,6 +360,8 @@ class FakeObject:
         self.interactable = True
         self.use_hands = type in ("Card", "Deck")
         self.hide_when_face_down = type in ("Card", "Deck")
+        self.tooltip = True
+        self.image_urls: list[str] = []
         self.held_by_color: str | None = None
         self.resting = True
         self.spawning = False
@@ -408,6 +411,29 @@ class FakeObject:
     def is_face_down(self) -> bool:
         z = self._rotation[2] % 360.0
         return 90.0 < z < 270.0
+
+    # ----- what a player sees (harness view)
+
+    def hover_text(self) -> tuple[str, str]:
+        """The name and description a player's hover shows. Knowledge Base, Object > Toggles:
+        "Hide Face Down: this object's name/description are hidden if it is oriented face
+        down" (``HideWhenFaceDown`` in a save); ``Tooltip`` off shows nothing."""
+        if not self.tooltip or (self.hide_when_face_down and self.is_face_down):
+            return ("", "")
+        return (self._nickname, self._description)
+
+    def visible_text(self, color: str) -> list[str]:
+        """Every text of this object ``color`` can read: the tooltip, and the GM notes for the
+        GM (Black) only (API: "GM Notes ... only visible to the Black (GM) player")."""
+        out = [t for t in self.hover_text() if t]
+        if color == "Black" and self._gm_notes:
+            out.append(self._gm_notes)
+        return out
+
+    def visible_images(self) -> list[str]:
+        """The image URLs a player's client loads for this object: both faces of a two-sided
+        tile (its file names are public, face up or down)."""
+        return [u for u in self.image_urls if u]
 
     # ----- identity and text
 
@@ -566,8 +592,18 @@ class FakeObject:
         return obj
 
     def putObject(self, obj: FakeObject) -> Any:
-        """Put ``obj`` on top of this container; ``onObjectEnterContainer`` fires next frame."""
-        self._fake._put(self, obj, now=False)
+        """Put ``obj`` on top of this container; ``onObjectEnterContainer`` fires next frame.
+
+        With ``FakeTTS(container_frames=N)`` (N > 1) the object travels: it enters after 1 to N
+        frames, in an order the script does not control, as TTS animates an object into a bag
+        or deck (the shared runtime's New game waits up to 5 s for the deck to fill, because a
+        putObject is not in the container at once)."""
+        fake = self._fake
+        if fake.container_frames > 1:
+            delay = 1 + fake._travel_rng.randrange(fake.container_frames)
+            fake._arrivals.append((fake.frame + delay, len(fake._arrivals), self, obj))
+            return self
+        fake._put(self, obj, now=False)
         return self
 
     def deal(self, count: int, player_color: str | None = None, index: int = 1) -> bool:
@@ -944,9 +980,13 @@ class FakeTTS:
     """
 
     def __init__(self, sandbox: LuaSandbox | None = None, *,
-                 seated: dict[str, str] | Iterable[str] = ("White", "Red"), fps: int = 60) -> None:
+                 seated: dict[str, str] | Iterable[str] = ("White", "Red"), fps: int = 60,
+                 container_frames: int = 1, travel_seed: int = 0) -> None:
         self.sandbox = sandbox if sandbox is not None else LuaSandbox()
         self.fps = fps
+        self.container_frames = container_frames
+        self._travel_rng = random.Random(travel_seed)
+        self._arrivals: list[tuple[int, int, FakeObject, FakeObject]] = []  # (frame due, order, container, obj)
         self.frame = 0
         self._seated: dict[str, str] = (dict(seated) if isinstance(seated, dict)
                                         else {c: f"Player {c}" for c in seated})
@@ -1139,6 +1179,11 @@ class FakeTTS:
                              tags=data.get("Tags", []), card_id=data.get("CardID"), position=pos, rotation=rot,
                              memo=data.get("Memo"), locked=bool(data.get("Locked", False)), tts_name=name,
                              number=int(data.get("Number", 0) or 0))
+            if "HideWhenFaceDown" in data:
+                obj.hide_when_face_down = bool(data["HideWhenFaceDown"])
+            obj.tooltip = bool(data.get("Tooltip", True))
+            image = data.get("CustomImage") or {}
+            obj.image_urls = [str(image.get("ImageURL", "")), str(image.get("ImageSecondaryURL", ""))]
             if container is None:
                 self._scene[obj.guid] = obj
             else:
@@ -1235,6 +1280,13 @@ class FakeTTS:
         obj._rotation[2] = (obj._rotation[2] + 180.0) % 360.0
         self.fire("onObjectRotate", obj, obj._rotation[1], obj._rotation[2], player_color, old_spin, old_flip)
         return True
+
+    def peek(self, obj: FakeObject, player_color: str) -> tuple[str, str]:
+        """A player peeks at ``obj`` (Alt+Shift): ``onObjectPeek(object, player_color)`` fires (API,
+        Events) and the peeker alone sees the underside's name and description, whatever
+        ``HideWhenFaceDown`` says; what the others learn is what the mod's handler tells them."""
+        self.fire("onObjectPeek", obj, player_color)
+        return (obj._nickname, obj._description)
 
     def put_into(self, container: FakeObject, obj: FakeObject, *, bottom: bool = False) -> bool:
         """``obj`` enters ``container`` unless ``tryObjectEnterContainer`` returns false."""
@@ -1490,7 +1542,7 @@ class FakeTTS:
 
     def pending(self) -> int:
         """Queued events, waits and coroutines still to run."""
-        return len(self._events) + len(self._waits) + self._coroutine_count
+        return len(self._events) + len(self._waits) + self._coroutine_count + len(self._arrivals)
 
     def step(self, frames: int = 1) -> None:
         """Advance the clock frame by frame.
@@ -1504,6 +1556,12 @@ class FakeTTS:
         """
         for _ in range(frames):
             self.frame += 1
+            due = sorted((a for a in self._arrivals if a[0] <= self.frame), key=lambda a: (a[0], a[1]))
+            if due:
+                self._arrivals = [a for a in self._arrivals if a[0] > self.frame]
+                for _, _, container, obj in due:
+                    if not obj._destroyed and not container._destroyed:
+                        self._put(container, obj, now=False)
             events, self._events = self._events, []
             for name, args in events:
                 self.fire(name, *args)
