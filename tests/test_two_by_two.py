@@ -295,6 +295,17 @@ def test_laps_past_fifty_and_a_hundred_are_shown_not_limiting():
     assert r.scores == [49, 130] and r.detail["laps"] == [0, 2]
 
 
+@pytest.mark.parametrize("score, lap", [(50, 0), (51, 1), (100, 1), (101, 2), (0, 0)])
+def test_a_lap_is_more_than_fifty_and_its_flip_more_than_a_hundred(lua, score, lap):
+    """The rulebook's "more than 50" and "more than 100": exactly 50 or 100 stays on the lap
+    before, in both engines."""
+    state = _finished([[], []], [score, 3])
+    r = state.result()
+    assert r.scores == [score, 3] and r.detail["laps"][0] == lap
+    lua_result = lua.sandbox.from_lua(lua.sandbox.call(lua.rules.laps, score))
+    assert lua_result == lap
+
+
 def test_the_move_list_is_every_move_check_accepts():
     """legal_moves looks only near the water and near the ark; a brute force over every space
     (water, ark moves) and every pair of spaces (rescues) finds the same moves in the same order."""
@@ -313,8 +324,13 @@ def test_the_move_list_is_every_move_check_accepts():
                 every = [{"type": "move", "to": c} for c in B.CELLS]
                 data = state.to_json()
                 up = [i for i, t in enumerate(data["tokens"]) if t and data["face_up"][i]]  # the others refuse
-                every += [{"type": "rescue", "cells": [B.CELLS[a], B.CELLS[b]]}
-                          for x, i in enumerate(up) for j in up[x + 1:] for a, b in ((i, j), (j, i))]
+                pairs = [(i, j) for x, i in enumerate(up) for j in up[x + 1:]]
+                every += [{"type": "rescue", "cells": [B.CELLS[i], B.CELLS[j]]} for i, j in pairs]
+                # the other order names the same rescue: accepted, and listed once
+                for i, j in pairs:
+                    back = {"type": "rescue", "cells": [B.CELLS[j], B.CELLS[i]]}
+                    assert state.check(back).ok == state.check({"type": "rescue", "cells": [B.CELLS[i], B.CELLS[j]]}).ok
+                    assert back not in listed
                 every.append({"type": "pass"})
             else:
                 every = [{"type": "place-ark", "cell": c} for c in B.ARK_SPACES]

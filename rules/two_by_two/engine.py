@@ -145,6 +145,16 @@ _LAND_CELLS: tuple[int, ...] = tuple(i for i, land in enumerate(B.LAND) if land)
 _COASTAL: frozenset[int] = frozenset(i for i in _LAND_CELLS if not _SEA.isdisjoint(B.NEIGHBOURS[i]))
 
 
+def laps(score: int) -> int:
+    """The lap tokens of a final score: a lap for more than 50 points, its flip for more than 100
+    (the rulebook's "more than", so exactly 50 or 100 stays on the lap before).
+
+    >>> [laps(x) for x in (0, 50, 51, 100, 101)]
+    [0, 0, 1, 1, 2]
+    """
+    return max(0, (score - 1) // int(DATA["track_length"]))
+
+
 def _v(rule: str, message: str) -> Verdict:
     return GAME.verdict(rule, message)
 
@@ -280,9 +290,8 @@ class TwoByTwoState(State):
                        for x, i in enumerate(same) for j in same[x + 1:])
         for i, j in pairs:
             if here in B.NEIGHBOURS[i] or here in B.NEIGHBOURS[j]:
-                # either order names the same pair
+                # either order names the same pair (check accepts both); listed once, in cell order
                 out.append({"type": "rescue", "cells": [B.CELLS[i], B.CELLS[j]]})
-                out.append({"type": "rescue", "cells": [B.CELLS[j], B.CELLS[i]]})
         out.append({"type": "pass"})
         return out
 
@@ -474,7 +483,7 @@ class TwoByTwoState(State):
             reason = "shared"
         detail = {"end": end["reason"], "scoring": self.s["options"]["scoring"], "track": track,
                   "ark_points": arks, "animals": animals, "species": species,
-                  "laps": [sc // int(DATA["track_length"]) for sc in scores]}
+                  "laps": [laps(sc) for sc in scores]}
         if len(winners) == n:  # every seat level after both tie-breaks: nobody wins
             return Result.draw(scores, "draw", detail, unit=self.game.score_unit)
         return Result.win(winners, scores, reason, detail, unit=self.game.score_unit)
