@@ -257,6 +257,27 @@ def test_forfeit():
     assert state.result().winner == 1 and state.result().reason == "forfeit"
 
 
+@pytest.mark.parametrize("players, seat", [(2, 0), (2, 1), (1, 0)])
+def test_a_forfeit_result_names_the_seat_that_conceded_in_both_engines(players, seat):
+    """The README's promise (``forfeited_by``, as the other games record it)."""
+    from tts_builder.agreement import LuaEngine
+    state = duel({}) if players == 2 else solo(ORDERED_FILL)
+    lua = LuaEngine("obren-buttons")
+    lstate = lua.new_state(state.setup(), state.options())
+    if seat == 1:
+        move = {"type": "place", "button": state.legal_moves()[0]["button"], "cell": state.legal_moves()[0]["cell"]}
+        state.apply(move)
+        lua.apply(lstate, move)
+    state.apply({"type": "forfeit"})
+    lua.apply(lstate, {"type": "forfeit"})
+    result = state.result().to_json()
+    assert result["reason"] == "forfeit" and result["forfeited_by"] == seat
+    if players == 2:
+        assert result["winner"] == 1 - seat
+    lua_result = lua.sandbox.from_lua(lua.sandbox.call(lua.rules.result, lstate), empty_as="list")
+    assert lua_result == {k: v for k, v in result.items() if v is not None}
+
+
 # -- solo ----------------------------------------------------------------------------------------
 
 def solo(fill, goal="two-lines", **options) -> ObrenState:

@@ -547,13 +547,19 @@ class ObrenState(State):
             return None
         moves = int(self.s["moves"])
         unit = self.game.score_unit
+        forfeit = end["reason"] == "forfeit"
         if self.solo:
             # the score of a solo game is the number of swaps it took (fewer is better)
-            return Result.solo(end["reason"] == "goal", end["reason"], score=moves,
-                               detail={"goal": self.s["options"]["goal"]}, unit=unit)
+            detail: JSONDict = {"goal": self.s["options"]["goal"]}
+            if forfeit:
+                detail["forfeited_by"] = 0
+            return Result.solo(end["reason"] == "goal", end["reason"], score=moves, detail=detail, unit=unit)
+        detail = {"moves": moves}
+        if forfeit:  # the seat that conceded: the winner's opponent
+            detail["forfeited_by"] = 1 - int(end["winner"])
         if end["winner"] < 0:
-            return Result.draw(None, end["reason"], {"moves": moves}, unit=unit)
-        return Result.win(int(end["winner"]), None, end["reason"], {"moves": moves}, unit=unit)
+            return Result.draw(None, end["reason"], detail, unit=unit)
+        return Result.win(int(end["winner"]), None, end["reason"], detail, unit=unit)
 
     def table_view(self) -> JSONDict:
         """The organiser's table: every button on its cell of the board (nothing is hidden)."""
