@@ -568,7 +568,10 @@ class State:
         raise NotImplementedError
 
     def clone(self) -> "State":
-        return self.game.state_from_json(json.loads(json.dumps(self.to_json())))
+        twin = self.game.state_from_json(json.loads(json.dumps(self.to_json())))
+        if "_seat_names" in self.__dict__:
+            twin.__dict__["_seat_names"] = self.__dict__["_seat_names"]
+        return twin
 
     def digest(self) -> str:
         """A short hash of the full state; the Lua mirror computes the same text."""
@@ -579,12 +582,19 @@ class State:
 
         >>> State().seat_name(1)
         'Seat 1'
+        >>> named = State(); named.name_seats(["Ada", "Brian"]); named.seat_name(1)
+        'Brian'
         """
+        names = self.__dict__.get("_seat_names")
+        if names is not None and 0 <= seat < len(names):
+            return str(names[seat])
         return f"Seat {seat}"
 
     def name_seats(self, names: list[str]) -> None:
-        """Name the seats after the players (a transcript's ``players``), for games whose
-        messages name seats; the default names nobody and keeps :meth:`seat_name`'s."""
+        """Name the seats after the players (a transcript's ``players``), for messages: by
+        default :meth:`seat_name` then gives a seat its player's name ("Seat N" until then);
+        a game with names of its own (seat colours) overrides both. A clone keeps the names."""
+        self.__dict__["_seat_names"] = tuple(names)
 
     def describe_move(self, move: Move) -> str:
         """A short human sentence for a move (for logs and the in-game notebook)."""
@@ -659,6 +669,23 @@ def name_in(seat: Any, names: Sequence[str] | None) -> str:
     return names[seat] if names and seat < len(names) else f"Seat {seat}"
 
 
+def shown(value: Any) -> str:
+    """A JSON value as a refusal shows it, in the words the Lua mirrors use (their ``show``): text
+    quoted, a whole number as an integer (Lua does not tell 1.0 from 1), None, True, False, and
+    a list or an object by its kind.
+
+    >>> [shown(v) for v in ("x", 2, 2.0, 2.5, None, True, [1], {})]
+    ["'x'", '2', '2', '2.5', 'None', 'True', 'a list', 'an object']
+    """
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if type(value) is float and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
 def seat_label(state: State, seat: Any) -> str:
     """How a refusal names ``seat``: the game's name for it ("White"), "Seat N" for a seat the game
     does not name, "seat <value>" for what is no seat at all (the Lua judge words it the same).
@@ -684,6 +711,10 @@ def judge(state: State, player: Any, move: Any) -> Verdict:
     deciders = state.deciders()
     if isinstance(player, bool) or player not in deciders:
         who = " or ".join(seat_label(state, seat) for seat in deciders) or "nobody"
+        seats = state.num_players()
+        if type(player) is int and player >= seats:  # a seat the game does not have: no name to give it
+            return game.verdict("turn-order", f"It is {who}'s decision; a game of {seats} player"
+                                f"{'' if seats == 1 else 's'} has no seat {player}.")
         return game.verdict("turn-order", f"It is {who}'s decision, not {seat_label(state, player)}'s.")
     return state.check_for(player, move)
 

@@ -131,3 +131,37 @@ def test_twin_tower_city_seat_names() -> None:
     assert text.startswith(f"{state.seat_name(state.current_player())} (")
     state.name_seats([f"P{i}" for i in range(6)])
     assert state.describe_move(state.legal_moves()[0]).startswith(f"P{state.current_player()} (")
+
+
+@pytest.mark.parametrize("game_id", [g.id for g in rules.all_games()])
+def test_check_lua_finds_both_engines_give_the_same_words(game_id: str) -> None:
+    """check-lua compares each refusal's message text as well as its rule id, for every game."""
+    from tts_builder.agreement import check_lua
+    report = check_lua(game_id, 3, 0)
+    assert report.agree, report.summary()
+    assert report.illegal_checks > 20
+
+
+def test_check_lua_reports_a_message_that_differs() -> None:
+    """A Lua mirror with the right rule ids but other words disagrees (it agreed when check-lua
+    compared rule ids alone)."""
+    from tts_builder import agreement
+    lua = LuaEngine("two-by-two")
+    reword = lua.sandbox.execute(
+        "return function(Rules) local check = Rules.check\n"
+        "  Rules.check = function(s, m) local v = check(s, m)\n"
+        "    if not v.ok and v.rule == 'one-water' then v.message = v.message .. ' (reworded)' end\n"
+        "    return v end end", "reword.lua")
+    lua.sandbox.call(reword, lua.rules)
+    saved = agreement._ENGINES.get("two-by-two")
+    agreement._ENGINES["two-by-two"] = lua
+    try:
+        report = agreement.check_lua("two-by-two", 6, 0)
+    finally:
+        if saved is None:
+            agreement._ENGINES.pop("two-by-two", None)
+        else:
+            agreement._ENGINES["two-by-two"] = saved
+    assert not report.agree
+    found = report.disagreements[0]
+    assert found.kind == "verdict" and "(reworded)" in str(found.lua), found.describe("two-by-two")

@@ -1,6 +1,7 @@
 """Lua-versus-Python agreement: the generated Lua rules, run under Lua 5.2 with
 the TTS sandbox, must give the same verdict, the same rule id and the same
-state as the Python engine on every move of every game.
+state as the Python engine on every move of every game, and a refusal the same message text
+(the words a player reads: a seat named alike, the failed condition alike).
 
 For each simulated game, at every position, both engines judge the recorded
 move and a handful of illegal mutants of it (wrong cards, missing fields, the
@@ -179,17 +180,18 @@ class LuaEngine:
         out: dict[str, Any] = self.sandbox.from_lua(result, empty_as="dict")
         return out
 
-    def verdict(self, state: Any, player: Any, lua_move: Any) -> tuple[tuple[bool, str], Any]:
-        """The Lua verdict on the decoded ``lua_move`` as ``(ok, rule)`` (rule "" when legal; what
-        :func:`_verdict_key` makes of :meth:`judge`'s dict) and the Lua table itself. Reads the two
-        fields alone; a verdict whose ``ok`` is not a boolean is converted whole, as :meth:`judge` does."""
+    def verdict(self, state: Any, player: Any, lua_move: Any) -> tuple[tuple[bool, str, str], Any]:
+        """The Lua verdict on the decoded ``lua_move`` as ``(ok, rule, message)`` (rule and message
+        "" when legal; what :func:`_verdict_key` makes of :meth:`judge`'s dict) and the Lua table
+        itself. Reads the three fields alone; a verdict whose ``ok`` is not a boolean is converted
+        whole, as :meth:`judge` does."""
         result = self.sandbox.call(self.rules.judge, state, player, lua_move)
         ok = result["ok"] if isinstance(result, _LuaTable) else None
         if type(ok) is not bool:
             return _verdict_key(self.sandbox.from_lua(result, empty_as="dict")), result
         if ok:
-            return (True, ""), result
-        return (False, str(self.sandbox.from_lua(result["rule"]))), result
+            return (True, "", ""), result
+        return (False, str(self.sandbox.from_lua(result["rule"])), str(self.sandbox.from_lua(result["message"]))), result
 
     def apply(self, state: Any, move: Any, lua_move: Any = None) -> None:
         self.sandbox.call(self.rules.apply, state, self.decode(move) if lua_move is None else lua_move)
@@ -286,10 +288,23 @@ def _json_text(value: Any) -> str:
     return _MOVES_TEXT.encode(value)
 
 
-def _verdict_key(v: Verdict | dict[str, Any]) -> tuple[bool, str]:
+def _verdict_key(v: Verdict | dict[str, Any]) -> tuple[bool, str, str]:
+    """What both engines must agree on in a verdict: legal or not, and a refusal's rule id and
+    message text."""
     if isinstance(v, Verdict):
-        return (v.ok, v.rule if not v.ok else "")
-    return (bool(v.get("ok")), "" if v.get("ok") else str(v.get("rule")))
+        return (v.ok, v.rule if not v.ok else "", v.message if not v.ok else "")
+    if v.get("ok"):
+        return (True, "", "")
+    return (False, str(v.get("rule")), str(v.get("message")))
+
+
+def _refusal_key(v: Verdict) -> str:
+    """A verdict as the fast check's Lua side writes it (``check.lua.j2``): "+" when legal, else
+    "-" rule, a tab and the message; a newline in the message is written as a space (Lua gives
+    no key to such a message, so the stepwise check, which compares the whole text, words it)."""
+    if v.ok:
+        return "+"
+    return "-" + v.rule + "\t" + v.message.replace("\n", " ")
 
 
 def _result_json(result: Any) -> str:
@@ -476,7 +491,7 @@ def _python_steps(state: State, moves: Iterator[tuple[Any, Any]], rng: random.Ra
             else:
                 verdicts = [judge(state, player, cand) for cand in (move, *picked)]
             verdicts.append(judge(state, other, move))
-            keys = ["+" if py.ok else "-" + py.rule for py in verdicts]
+            keys = [_refusal_key(py) for py in verdicts]
             expected = "\n".join(keys)
             if expected.count("\n") != len(keys) - 1:
                 return steps, (len(steps), player, move, "verdict", "(a rule id holds a newline)")
@@ -528,7 +543,7 @@ def _check_transcript_stepwise(game_id: str, transcript: dict[str, Any], lua: Lu
             report.instructions.append(lua.sandbox.last_instructions)
             report.checks += 1
             report.illegal_checks += not py.ok
-            if (py.ok, "" if py.ok else py.rule) != lkey:
+            if _verdict_key(py) != lkey:
                 report.disagreements.append(Disagreement(seed, index, who, cand, "verdict", py.to_json(),
                                                          lua.sandbox.from_lua(lv, empty_as="dict")))
                 return False

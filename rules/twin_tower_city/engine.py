@@ -31,7 +31,7 @@ import random
 from functools import lru_cache, partial
 from typing import Any, Callable, Mapping, Sequence
 
-from rules.core import (Game, IllegalMove, JSONDict, Move, MoveSequence, Result, RuleRef, SetupError, State,
+from rules.core import (shown, Game, IllegalMove, JSONDict, Move, MoveSequence, Result, RuleRef, SetupError, State,
                         Verdict, view_zone)
 from rules.mutate import _strings
 from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_data, load_deck_data,
@@ -939,11 +939,11 @@ class TTCState(State):
             return self._no("move-format", "A move is a JSON object with a \"type\" field.")
         mtype = move.get("type")
         if not isinstance(mtype, str):
-            return self._no("move-format", f"A move's \"type\" is a string, not {mtype!r}: the moves are "
+            return self._no("move-format", f"A move's \"type\" is a string, not {shown(mtype)}: the moves are "
                             + ", ".join(MOVE_FIELDS) + ".")
         fields = MOVE_FIELDS.get(mtype)
         if fields is None:
-            return self._no("move-format", f"Unknown move type {mtype!r}: the moves are "
+            return self._no("move-format", f"Unknown move type {shown(mtype)}: the moves are "
                             + ", ".join(MOVE_FIELDS) + ".")
         if move.keys() != fields:
             missing = sorted(fields - move.keys())
@@ -990,7 +990,7 @@ class TTCState(State):
             return self._no("move-format", f"{mtype} names a card id (a string).")
         card = CARDS.get(cid)
         if card is None:
-            return self._no("unknown-card", f"There is no card {cid!r} in the Twin Tower City deck.")
+            return self._no("unknown-card", f"There is no card {shown(cid)} in the Twin Tower City deck.")
         if self._phase == "nullify":
             n = self._excess(str(self._decider))
             return self._no("nullify-items", f"Round {rnd} is being scored: {str(self._decider).capitalize()} must "
