@@ -555,3 +555,19 @@ def test_solvable_deal_gives_up_with_a_clear_error(monkeypatch):
     monkeypatch.setattr(engine, "MAX_REDEALS", 1)
     with pytest.raises(SetupError, match="option deal_bound 1: no deal solvable within it in 1 redeals"):
         GAME.new_state(seed=0, num_players=1, options={"deal": "solvable", "deal_bound": 1})
+
+
+def test_trespass_and_backtrack_refusals_count_the_bridges_in_both_engines():
+    """The refusals say how far the button goes in bridges ("exactly 2 bridges"); check-lua
+    compares the Lua mirror's words with these."""
+    seen: dict[str, str] = {}
+    for button in ("black-1", "black-2", "black-3", "black-4"):
+        for start in B.CELLS:
+            state = duel({start: button})
+            for end in B.CELLS:
+                v = state.check(mv(button, start, end))
+                if v.rule in ("no-trespassing", "no-backtracking") and start != end:
+                    seen.setdefault(v.rule, v.message)
+                    value = B.button_value(button)
+                    assert f"exactly {value} bridge{'' if value == 1 else 's'} " in v.message, v.message
+    assert set(seen) == {"no-trespassing", "no-backtracking"}, seen

@@ -436,14 +436,15 @@ class ObrenState(State):
             return _v("from-cell", f"{button} is on {here}, not on {start}.")
         color, value = B.button_color(button), B.button_value(button)
         rule = B.refusal(color, start, end, value)
+        bridges = f"{value} bridge{'' if value == 1 else 's'}"
         if rule == "no-backtracking":
             if start == end:
                 return _v(rule, f"{button} cannot end on {start}, the space it moves from.")
-            return _v(rule, f"{button} reaches {end} in exactly {value} only by going back over a space.")
+            return _v(rule, f"{button} reaches {end} in exactly {bridges} only by going back over a space.")
         if rule == "no-trespassing":
-            return _v(rule, f"{button} reaches {end} in exactly {value} only over a bridge of the other colour.")
+            return _v(rule, f"{button} reaches {end} in exactly {bridges} only over a bridge of the other colour.")
         if rule == "exact-distance":
-            return _v(rule, f"{end} is not exactly {value} bridge{'s' if value > 1 else ''} from {start} for {button}.")
+            return _v(rule, f"{end} is not exactly {bridges} from {start} for {button}.")
         if self._reversal(button, end):
             return _v("no-reversals", f"{button} and {self.at(end)} swapped places on your opponent's last turn.")
         return Verdict.legal()
