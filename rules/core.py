@@ -91,7 +91,12 @@ class IllegalMove(Exception):
 
 
 class SetupError(ValueError):
-    """Options or a recorded setup that this game cannot start from."""
+    """Options or a recorded setup that this game cannot start from. ``field`` names what is at
+    fault where that is known: "players" (the seat count), "options" or "setup"."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.field = field
 
 
 #: what kind of game a result ends: who can win.
@@ -415,13 +420,22 @@ class Game:
         resolved = dict(self.options)
         for key, value in (options or {}).items():
             if key not in self.options:
-                raise SetupError(f"unknown option {key!r} for {self.id} (known: {', '.join(sorted(self.options)) or 'none'})")
+                raise SetupError(f"unknown option {key!r} for {self.id} (known: {', '.join(sorted(self.options)) or 'none'})",
+                                 field="options")
             default = self.options[key]
             if isinstance(default, bool) and not isinstance(value, bool):
-                raise SetupError(f"option {key!r} takes true or false, not {value!r}")
+                raise SetupError(f"option {key!r} takes true or false, not {value!r}", field="options")
             choices = self.option_choices.get(key)
-            if choices is not None and value not in choices:
-                raise SetupError(f"option {key!r} takes one of {', '.join(map(str, choices))}, not {value!r}")
+            if choices is not None:
+                # the choice itself, so 20.0 is kept as the choice 20 (one number type per option)
+                same = [c for c in choices if c == value and isinstance(c, bool) == isinstance(value, bool)
+                        and isinstance(c, str) == isinstance(value, str)]
+                if not same:
+                    raise SetupError(f"option {key!r} takes one of {', '.join(map(str, choices))}, not {value!r}",
+                                     field="options")
+                value = same[0]
+            elif type(default) is int and type(value) is float and value.is_integer():
+                value = int(value)  # a whole number written 2.0 is the integer, as Lua reads it
             resolved[key] = value
         return resolved
 

@@ -197,7 +197,7 @@ class SmittenGame(Game):
                   setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "SmittenState":
         opts = self.resolve_options(options)
         if num_players not in (None, 1, 2):
-            raise SetupError(f"{self.id} is for 1 (solo) or 2 players, not {num_players}")
+            raise SetupError(f"{self.id} is for 1 (solo) or 2 players, not {num_players}", field="players")
         solo = num_players == 1
         if setup is not None:
             deck = setup.get("deck") if type(setup) is dict or isinstance(setup, Mapping) else None

@@ -363,7 +363,8 @@ class TwinTowerCity(Game):
 
     def _player_options(self, opts: JSONDict, num_players: int) -> JSONDict:
         if num_players not in PLAYER_COUNTS:
-            raise SetupError(f"Twin Tower City is played by 2 players, or by teams of 4 or 6 (not {num_players})")
+            raise SetupError(f"Twin Tower City is played by 2 players, or by teams of 4 or 6 (not {num_players})",
+                             field="players")
         if opts["teams"] and num_players == 2:
             raise SetupError("team play needs 4 or 6 players")
         opts = dict(opts)

@@ -73,11 +73,12 @@ class TwoByTwoGame(Game):
                   setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "TwoByTwoState":
         opts = self.resolve_options(options)
         if num_players is not None and num_players not in self.seat_counts():
-            raise SetupError(f"{self.id} is for 2 to 4 players, not {num_players}")
+            raise SetupError(f"{self.id} is for 2 to 4 players, not {num_players}", field="players")
         if setup is not None:
             checked = _checked_setup(setup)
             if num_players is not None and checked["players"] != num_players:
-                raise SetupError(f"setup.players is {checked['players']} but there are {num_players} players")
+                raise SetupError(f"setup.players is {checked['players']} but there are {num_players} players",
+                                 field="players")
             return TwoByTwoState.start(opts, checked)
         rng = random.Random(seed)
         tokens = list(B.TOKENS)
@@ -121,6 +122,8 @@ class TwoByTwoGame(Game):
 
 
 def _checked_setup(setup: Mapping[str, Any]) -> JSONDict:
+    if not isinstance(setup, Mapping):
+        raise SetupError("the setup must be an object with 'players', 'layout' and 'removed'", field="setup")
     players = setup.get("players")
     if type(players) is not int or players not in (2, 3, 4):
         raise SetupError(f"setup.players must be 2, 3 or 4, not {players!r}")
