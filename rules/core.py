@@ -487,6 +487,12 @@ class State:
         seat = self.current_player()
         return [] if seat is None else [seat]
 
+    def any_seat_may(self, move: Any) -> bool:
+        """Whether ``move`` is one any seat of the game may make at any time, not only a decider
+        (Smitten 2's table talk, "throughout the game"); :func:`judge` then asks only the game's
+        check. Defaults to False."""
+        return False
+
     def player_of(self, move: Move) -> int | None:
         """The seat that makes legal ``move`` (whose hand holds the card, when several seats
         decide); defaults to :meth:`current_player`."""
@@ -724,6 +730,8 @@ def judge(state: State, player: Any, move: Any) -> Verdict:
         return game.verdict("game-over", "The game is already over; no more moves.")
     deciders = state.deciders()
     if isinstance(player, bool) or player not in deciders:
+        if type(player) is int and 0 <= player < state.num_players() and state.any_seat_may(move):
+            return state.check_for(player, move)
         who = " or ".join(seat_label(state, seat) for seat in deciders) or "nobody"
         seats = state.num_players()
         if type(player) is int and player >= seats:  # a seat the game does not have: no name to give it
