@@ -89,7 +89,7 @@ class Combination:
 
     def label(self) -> str:
         opts = canonical_json(self.options_dict) if self.options else "default options"
-        return f"{self.players} players, {opts}"
+        return f"{self.players} player{'' if self.players == 1 else 's'}, {opts}"
 
     def replay_args(self) -> str:
         args = f" --players {self.players}"
@@ -116,23 +116,42 @@ class AgreementReport:
     instructions: list[int] = field(default_factory=list)
     #: games, moves and checks per combination of seat count and options, in play order.
     combinations: dict[Combination, CombinationCount] = field(default_factory=dict)
+    #: the seat counts and options check-lua left out, and why: (label, reason), in sweep order.
+    left_out: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def agree(self) -> bool:
         return not self.disagreements
 
     def combination_lines(self) -> list[str]:
-        return [f"  {combo.label()}: {c.games} game{'' if c.games == 1 else 's'}, {c.moves} moves, {c.checks} checks"
-                for combo, c in self.combinations.items()]
+        """A line per combination played, then one per combination not exercised saying why:
+        too few games to reach it, or the game refuses it, or it plays the same options as one
+        played."""
+        played = [(combo, c) for combo, c in self.combinations.items() if c.games]
+        lines = [f"  {combo.label()}: {c.games} game{'' if c.games == 1 else 's'}, {c.moves} moves, {c.checks} checks"
+                 for combo, c in played]
+        unplayed = [combo for combo, c in self.combinations.items() if not c.games]
+        if unplayed:
+            total = len(self.combinations)
+            lines += [f"  not exercised: {combo.label()}: not reached by {self.games} game"
+                      f"{'' if self.games == 1 else 's'} (one game per combination in turn; --games {total} "
+                      "plays each)" for combo in unplayed]
+        lines += [f"  not exercised: {label}: {reason}" for label, reason in self.left_out]
+        return lines
+
+    def exercised(self) -> str:
+        """How many of the combinations found were played, in words."""
+        played = sum(1 for c in self.combinations.values() if c.games)
+        return f"{played} of {len(self.combinations) + len(self.left_out)} seat count and option combinations"
 
     def summary(self) -> str:
-        lines = self.combination_lines() if len(self.combinations) > 1 else []
+        lines = self.combination_lines() if len(self.combinations) > 1 or self.left_out else []
         if self.disagreements:
             return "\n".join([f"{self.game}: DISAGREE", *lines, self.disagreements[0].describe(self.game)])
         ins = self.instructions or [0]
         head = (f"{self.game}: Lua and Python agree on {self.games} games, {self.moves} moves, "
-                f"{self.checks} checks ({self.illegal_checks} illegal); Lua instructions per check: "
-                f"mean {statistics.fmean(ins):,.0f}, max {max(ins):,}")
+                f"{self.checks} checks ({self.illegal_checks} illegal), {self.exercised()} exercised; "
+                f"Lua instructions per check: mean {statistics.fmean(ins):,.0f}, max {max(ins):,}")
         return "\n".join([head, *lines])
 
 
@@ -584,6 +603,8 @@ def _check_transcript_stepwise(game_id: str, transcript: dict[str, Any], lua: Lu
 #: game per seat count and option value, and some setups are dear (Obren Buttons deals solver-checked
 #: puzzles, ~0.2 s a call), so a process that checks again (the benchmark, a test run) pays once.
 _COMBINATIONS: dict[tuple[str, int | None, str | None], tuple[Combination, ...]] = {}
+#: what :func:`combinations` left out, per the same key: (label, reason) each.
+_LEFT_OUT: dict[tuple[str, int | None, str | None], tuple[tuple[str, str], ...]] = {}
 
 
 def combinations(game_id: str, players: int | None = None,
@@ -596,30 +617,45 @@ def combinations(game_id: str, players: int | None = None,
     key = (game_id, players, None if options is None else canonical_json(options))
     found = _COMBINATIONS.get(key)
     if found is None:
-        found = _COMBINATIONS[key] = tuple(_find_combinations(game_id, players, options))
+        skipped: list[tuple[str, str]] = []
+        found = _COMBINATIONS[key] = tuple(_find_combinations(game_id, players, options, skipped))
+        _LEFT_OUT[key] = tuple(skipped)
     return list(found)
 
 
-def _find_combinations(game_id: str, players: int | None,
-                       options: dict[str, Any] | None) -> list[Combination]:
-    """:func:`combinations` without the cache."""
+def left_out(game_id: str, players: int | None = None,
+             options: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """The combinations :func:`combinations` leaves out of its sweep, each (label, reason): the
+    game refuses it (its one-line reason), or it plays the same options as one kept."""
+    combinations(game_id, players, options)
+    return list(_LEFT_OUT[(game_id, players, None if options is None else canonical_json(options))])
+
+
+def _find_combinations(game_id: str, players: int | None, options: dict[str, Any] | None,
+                       skipped: list[tuple[str, str]] | None = None) -> list[Combination]:
+    """:func:`combinations` without the cache; what it leaves out is added to ``skipped``."""
     game = require_game(game_id)
     counts = [players] if players is not None else list(game.seat_counts())
     variants = [options] if options is not None else game.option_variants()
     out: list[Combination] = []
-    seen: set[tuple[int, str]] = set()
+    seen: dict[tuple[int, str], Combination] = {}
     refusal = ""
     for n in counts:
         for opts in variants:
+            combo = Combination(n, tuple(sorted(opts.items())))
             try:
                 state = game.new_state(seed=0, options=opts, num_players=n)
             except rules.SetupError as exc:
                 refusal = str(exc)
+                if skipped is not None:
+                    skipped.append((combo.label(), f"{game_id} refuses it ({exc})"))
                 continue
             key = (n, canonical_json(state.options()))
             if key not in seen:
-                seen.add(key)
-                out.append(Combination(n, tuple(sorted(opts.items()))))
+                seen[key] = combo
+                out.append(combo)
+            elif skipped is not None:
+                skipped.append((combo.label(), f"plays the same options as {seen[key].label()}"))
     if not out:
         what = "--players/--options" if players is not None and options is not None else \
             "--players" if players is not None else "--options"
@@ -655,7 +691,8 @@ def check_lua(game_id: str, games: int, seed: int, *, policy: str = "mixed", mut
     the same whatever runs them (the games after the first disagreement are dropped, as one job
     never plays them)."""
     combos = combinations(game_id, players, options)
-    report = AgreementReport(game=game_id, combinations={c: CombinationCount() for c in combos})
+    report = AgreementReport(game=game_id, combinations={c: CombinationCount() for c in combos},
+                             left_out=left_out(game_id, players, options))
     work = [(game_id, seed + i, policy, mutants_per_move, combos[i % len(combos)]) for i in range(games)]
     results = ordered_map(_check_game, work, jobs, scheduler=scheduler)
     try:
