@@ -493,6 +493,11 @@ class State:
         check. Defaults to False."""
         return False
 
+    def turn_order_note(self, player: Any) -> str:
+        """A sentence a turn-order refusal of ``player`` adds, saying why it is not their
+        decision (Two by Two: their turn ended with a pass); "" by default."""
+        return ""
+
     def player_of(self, move: Move) -> int | None:
         """The seat that makes legal ``move`` (whose hand holds the card, when several seats
         decide); defaults to :meth:`current_player`."""
@@ -737,7 +742,9 @@ def judge(state: State, player: Any, move: Any) -> Verdict:
         if type(player) is int and player >= seats:  # a seat the game does not have: no name to give it
             return game.verdict("turn-order", f"It is {who}'s decision; a game of {seats} player"
                                 f"{'' if seats == 1 else 's'} has no seat {player}.")
-        return game.verdict("turn-order", f"It is {who}'s decision, not {seat_label(state, player)}'s.")
+        note = state.turn_order_note(player)
+        return game.verdict("turn-order", f"It is {who}'s decision, not {seat_label(state, player)}'s."
+                            + (" " + note if note else ""))
     return state.check_for(player, move)
 
 

@@ -181,7 +181,7 @@ def test_rescue_needs_a_face_up_pair_of_one_species_and_the_ark_beside_one():
                      "5,-1": "fishbones-1", "5,-3": "fishbones-2", "0,0": "frogs-1", "0,1": "frogs-2",
                      "-4,5": "lions-1", "4,-5": "lions-2"})
     state.apply({"type": "water", "cell": "2,-5"})
-    assert "no face-up animal on 0,0" in refused(state, {"type": "rescue", "cells": ["0,0", "0,1"]},
+    assert "The animal on 0,0 is still face down" in refused(state, {"type": "rescue", "cells": ["0,0", "0,1"]},
                                                   "rescue-face-up")
     assert "not a pair" in refused(state, {"type": "rescue", "cells": ["-3,5", "-2,5"]}, "rescue-pair")
     assert refused(state, {"type": "rescue", "cells": ["-3,5", "-3,5"]}, "rescue-pair")
@@ -576,3 +576,31 @@ def test_lua_agrees_over_games_with_each_scoring(players):
                            mutants_per_move=2)
         assert report.agree, report.summary()
         assert report.moves > 4 * 60
+
+
+def test_refusals_say_why_after_a_pass_and_on_a_flooded_space(lua):
+    """Issue 23: a move after one's pass says the pass ended the turn; a rescue from a flooded
+    space says it is flooded (both engines, the same words)."""
+    placed = {"-3,5": "doves-1", "3,2": "doves-2", "-2,5": "monkeys-1"}
+    state = started(placed)
+    state.name_seats(["Ada", "Brian"])
+    lstate = lua.new_state(state.setup(), state.options())
+    lua.sandbox.call(lua.rules.name_seats, lua.sandbox.to_lua(["Ada", "Brian"]))
+    for seat in range(2):
+        lua.apply(lstate, {"type": "place-ark", "cell": (ARK0, ARK1)[seat]})
+    for move in ({"type": "water", "cell": "1,4"}, {"type": "pass"}):
+        state.apply(move)
+        lua.apply(lstate, move)
+    move = {"type": "water", "cell": "0,1"}
+    py = judge(state, 0, move)
+    assert py.rule == "turn-order"
+    assert py.message == "It is Brian's decision, not Ada's. Ada's turn ended with its pass or its second ark action."
+    assert lua.judge(lstate, 0, move)["message"] == py.message
+    # right after the arks, nobody's turn has ended yet: no such sentence
+    fresh = started(placed)
+    assert judge(fresh, 1, move).message == "It is Seat 0's decision, not Seat 1's."
+    # a flooded space
+    state.s["flooded"][B.CELL_INDEX["1,4"]] = True
+    state.s["phase"], state.s["turn"] = "actions", 1
+    message = refused(state, {"type": "rescue", "cells": ["1,4", "-3,5"]}, "rescue-face-up")
+    assert message == "1,4 is flooded: a water token covers it, and any animal on it drowned."

@@ -148,6 +148,17 @@ _LAND_CELLS: tuple[int, ...] = tuple(i for i, land in enumerate(B.LAND) if land)
 _COASTAL: frozenset[int] = frozenset(i for i in _LAND_CELLS if not _SEA.isdisjoint(B.NEIGHBOURS[i]))
 
 
+def _no_animal(s: JSONDict, cell: str, k: int) -> str:
+    """Why there is no face-up animal to rescue on ``cell`` (index ``k``), in words."""
+    if s["flooded"][k]:
+        return f"{cell} is flooded: a water token covers it, and any animal on it drowned."
+    if not B.LAND[k]:
+        return f"{cell} is sea; there is no animal on it."
+    if not s["tokens"][k]:
+        return f"There is no animal left on {cell}."
+    return f"The animal on {cell} is still face down; only a face-up animal can be rescued."
+
+
 def laps(score: int) -> int:
     """The lap tokens of a final score: a lap for more than 50 points, its flip for more than 100
     (the rulebook's "more than", so exactly 50 or 100 stays on the lap before).
@@ -197,6 +208,16 @@ class TwoByTwoState(State):
 
     def current_player(self) -> int | None:
         return None if "end" in self.s else int(self.s["turn"])
+
+    def turn_order_note(self, player: Any) -> str:
+        """After a turn ended (a pass or the second ark action), its player's next move is out of
+        turn: the refusal says why (none after the arks are placed, before any water)."""
+        s = self.s
+        n = int(s["players"])
+        if s["phase"] != "water" or type(player) is not int or player != (int(s["turn"]) - 1) % n \
+                or s["water_left"] == B.WATER_TOKENS:
+            return ""
+        return f"{self.seat_name(player)}'s turn ended with its pass or its second ark action."
 
     def is_terminal(self) -> bool:
         return "end" in self.s
@@ -389,7 +410,7 @@ class TwoByTwoState(State):
             return _v("rescue-pair", "A pair is two animals on two different spaces.")
         for c, k in ((a, i), (b, j)):
             if not s["tokens"][k] or not s["face_up"][k]:
-                return _v("rescue-face-up", f"There is no face-up animal on {c}.")
+                return _v("rescue-face-up", _no_animal(s, c, k))
         x, y = B.species_of(s["tokens"][i]), B.species_of(s["tokens"][j])
         if x != y:
             return _v("rescue-pair", f"{x} on {a} and {y} on {b} are not a pair.")
