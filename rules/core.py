@@ -694,6 +694,22 @@ def name_in(seat: Any, names: Sequence[str] | None) -> str:
     return names[seat] if names and seat < len(names) else f"Seat {seat}"
 
 
+def whole_number(value: Any) -> int | None:
+    """``value`` as an int when it is a whole number: an int, or a float such as 2.0 (JSON text
+    ``2.0``, which the Lua mirrors read as 2: Lua 5.2 and MoonSharp have one number type), not a
+    bool; else None. Every integer field of a move, a setup or an option takes a whole float as its
+    integer, in both engines (the README's "Number types").
+
+    >>> [whole_number(v) for v in (2, 2.0, 2.5, True, "2")]
+    [2, 2, None, None, None]
+    """
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return None
+
+
 def shown(value: Any) -> str:
     """A JSON value as a refusal shows it, in the words the Lua mirrors use (their ``show``): text
     quoted, a whole number as an integer (Lua does not tell 1.0 from 1), None, True, False, and

@@ -97,3 +97,40 @@ def test_a_transcript_with_a_seat_count_the_game_lacks_names_the_players_field()
     transcript["players"] = [{"name": f"P{i}"} for i in range(5)]
     with pytest.raises(InputError, match=r"x\.json: field players: two-by-two is for 2 to 4 players, not 5"):
         parse_transcript(transcript, "x.json")
+
+
+def _floats(value: Any) -> Any:
+    """``value`` with every int (not a bool) written as a whole float: 1 as 1.0."""
+    if isinstance(value, dict):
+        return {k: _floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
+    if type(value) is int:
+        return float(value)
+    return value
+
+
+@pytest.mark.parametrize("game_id, players", [(g.id, n) for g in rules.all_games() for n in g.seat_counts()])
+def test_a_whole_float_is_its_integer_in_both_engines(game_id: str, players: int) -> None:
+    """The README's number types: every integer field of a move, a setup or an option written as a
+    whole float (2.0) is taken as the integer by both engines: the same verdicts, states and result
+    (Lua has one number type, so it cannot refuse 2.0)."""
+    import random
+
+    from tts_builder.agreement import AgreementReport, LuaEngine, check_transcript
+    from tts_builder.validate import validate_data
+    game = rules.get_game(game_id)
+    transcript = play_game(game_id, 1, num_players=players)
+    floated = dict(transcript, setup=_floats(transcript["setup"]), options=_floats(transcript["options"]),
+                   moves=[{**_floats(m), "player": m["player"]} for m in transcript["moves"]])
+    changed = canonical_json(floated) != canonical_json(transcript)
+    report = validate_data(floated, "floated.json")
+    assert report.legal and report.result == transcript["result"], report.summary()
+    state = game.new_state(setup=floated["setup"], options=floated["options"], num_players=players)
+    plain = game.new_state(setup=transcript["setup"], options=transcript["options"], num_players=players)
+    assert canonical_json(state.to_json()) == canonical_json(plain.to_json())
+    agreement = AgreementReport(game=game_id)
+    assert check_transcript(game_id, floated, LuaEngine(game_id), 1, agreement, random.Random(1)), \
+        agreement.disagreements[0].describe(game_id)
+    if game_id in ("smitten-2", "obren-buttons", "twin-tower-city", "two-by-two"):
+        assert changed, "the transcript holds integers to write as floats"

@@ -40,7 +40,7 @@ import random
 from importlib import resources
 from typing import Any, Callable, ClassVar, Mapping
 
-from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, copy_json, view_zone
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, copy_json, view_zone, whole_number
 
 DATA: JSONDict = json.loads(resources.files("rules.smitten_2").joinpath("smitten-2.json").read_text("utf-8"))
 DESIGNS: tuple[int, ...] = tuple(DATA["designs"])
@@ -302,6 +302,17 @@ class SmittenGame(Game):
 
 
 GAME = SmittenGame()
+
+
+def _as_ints(move: Move) -> Move:
+    """``move`` with each whole-number float of an integer field (or of ``value``) made an int
+    (a copy where one changes; the move itself otherwise)."""
+    changed = {k: int(v) for k, v in move.items() if type(v) is float and k in _WHOLE_FIELDS and v.is_integer()}
+    return {**move, **changed} if changed else move
+
+
+#: the move fields that hold a whole number (``value`` may: a column number)
+_WHOLE_FIELDS = frozenset(["value", *(k for _, ints in _TYPED_FIELDS.values() for k in ints)])
 
 
 def _v(rule: str, message: str) -> Verdict:
@@ -651,9 +662,13 @@ class SmittenState(State):
                 return _v("move-format", f"Field '{key}' must be a string.")
         for key in int_fields:
             if type(move[key]) is not int:
-                return _v("move-format", f"Field '{key}' must be a whole number.")
+                if whole_number(move[key]) is None:
+                    return _v("move-format", f"Field '{key}' must be a whole number.")
+                move = _as_ints(move)  # 1.0 is the whole number 1, as the Lua mirror reads it
         if "value" in move and type(move["value"]) not in (int, str):
-            return _v("move-format", "Field 'value' must be a whole number or a string.")
+            if whole_number(move["value"]) is None:
+                return _v("move-format", "Field 'value' must be a whole number or a string.")
+            move = _as_ints(move)
         if t == "forfeit":
             return Verdict.legal()
         if "card" in move and move["card"] not in _CARD_SET:
@@ -990,6 +1005,7 @@ class SmittenState(State):
     # -- effects ----------------------------------------------------------
     def make(self, move: Move) -> None:
         """Make ``move``, already checked."""
+        move = _as_ints(move)
         if self._pending:
             self._settle()
         self._advance(move)

@@ -442,7 +442,7 @@ class TwinTowerCity(Game):
             ids = first["starters"] + first["hand"] + second["starters"] + second["hand"]
             if len(ids) != len(set(ids)):
                 raise SetupError(f"setup seats {2 * pair} and {2 * pair + 1} share one deck: a card is dealt twice")
-        return {"coin": coin, "seats": clean}
+        return {"coin": int(coin), "seats": clean}  # 1.0 is the coin 1, as the Lua mirror reads it
 
     def state_from_json(self, data: Mapping[str, Any]) -> "TTCState":
         if not isinstance(data, Mapping) or data.get("game") != self.id:

@@ -28,7 +28,7 @@ import random
 from itertools import chain
 from typing import Any, ClassVar, Mapping
 
-from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, whole_number
 from rules.mutate import _strings
 from rules.two_by_two import board as B
 
@@ -124,9 +124,9 @@ class TwoByTwoGame(Game):
 def _checked_setup(setup: Mapping[str, Any]) -> JSONDict:
     if not isinstance(setup, Mapping):
         raise SetupError("the setup must be an object with 'players', 'layout' and 'removed'", field="setup")
-    players = setup.get("players")
-    if type(players) is not int or players not in (2, 3, 4):
-        raise SetupError(f"setup.players must be 2, 3 or 4, not {players!r}")
+    players = whole_number(setup.get("players"))  # 2.0 is 2, as the Lua mirror reads it
+    if players not in (2, 3, 4):
+        raise SetupError(f"setup.players must be 2, 3 or 4, not {setup.get('players')!r}")
     layout, removed = setup.get("layout"), setup.get("removed")
     for name, value, n in (("layout", layout, len(B.JUNGLE)), ("removed", removed, B.REMOVED)):
         if not isinstance(value, list) or len(value) != n or not all(isinstance(t, str) for t in value):
