@@ -493,6 +493,12 @@ class State:
         check. Defaults to False."""
         return False
 
+    def same_move(self, move: Any) -> Any:
+        """``move`` in the form :meth:`legal_moves` lists it, where a game accepts one move written
+        in several ways (Two by Two's rescue names its two spaces in either order); by default
+        the move itself."""
+        return move
+
     def turn_order_note(self, player: Any) -> str:
         """A sentence a turn-order refusal of ``player`` adds, saying why it is not their
         decision (Two by Two: their turn ended with a pass); "" by default."""

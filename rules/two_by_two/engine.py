@@ -319,6 +319,16 @@ class TwoByTwoState(State):
         out.append({"type": "pass"})
         return out
 
+    def same_move(self, move: Any) -> Any:
+        """A rescue with its two spaces in cell order, as :meth:`legal_moves` lists it (check takes
+        either order: the same pair)."""
+        if isinstance(move, dict) and move.get("type") == "rescue":
+            cells = move.get("cells")
+            if isinstance(cells, list) and len(cells) == 2 and all(c in B.CELL_INDEX for c in cells if isinstance(c, str)) \
+                    and all(isinstance(c, str) for c in cells):
+                return {**move, "cells": sorted(cells, key=B.CELL_INDEX.__getitem__)}
+        return move
+
     def choice_moves(self) -> list[Move]:
         """:meth:`legal_moves`, which never lists a forfeit (the game has none)."""
         return self.legal_moves()
