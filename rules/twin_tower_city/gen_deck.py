@@ -14,8 +14,8 @@ have more Power), so drawing the generated Battle cards uniformly made Dark win 
 of mirrored heuristic games (and 92% of 6-player team games on the first tuned deck). The generated Battle cards are therefore dealt from
 :data:`BATTLE_COUNTS`: each field (each side's warrior and item, the environment) shows
 each roster entry a fixed number of times, in an order drawn from the seed. The counts
-are tuned so each side wins 45 to 55% of the decided games under mirrored heuristic play with
-2, 4 and 6 players (measured by ``benchmarks/bench_balance.py --game twin-tower-city``). The official cards and the rules are untouched.
+are tuned toward each side winning 45 to 55% of the decided games under mirrored heuristic play
+with 2, 4 and 6 players (met for 2 and 4; measured by ``benchmarks/bench_balance.py --game twin-tower-city``). The official cards and the rules are untouched.
 """
 
 from __future__ import annotations
@@ -44,8 +44,9 @@ EXAMPLE_WARRIOR = ("don-triumph", 9)
 
 #: How many of the 46 generated Battle cards show each roster entry, per field (TTC-18); the
 #: order of the cards is drawn from the seed. Tuned with ``benchmarks/bench_balance.py --game twin-tower-city``
-#: for every seat count (issue 23): each side 45-55% of the decided games under mirrored heuristic play
-#: with 2 players and with teams of 4 and 6 (figures in the README's balance paragraph).
+#: for every seat count (issue 23), toward each side 45-55% of the decided games under mirrored heuristic
+#: play: met with 2 players (Dark 48.0%) and teams of 4 (47.3%), not with teams of 6 (Dark 57.4%; seeds
+#: 0-399 each played with both seatings; the README's balance paragraph).
 #: The official roster favours Dark: its items and environments have more Power, and it has six
 #: warriors to Light's five. With many cards on the table (team play) nearly every warrior is present
 #: and every item's +5 bonus fires, so Virus (+5 twice: Doctor Sickle and Don Triumph) decides team
