@@ -4,12 +4,15 @@ cards or the rules shows its effect on balance.
 
 Each seed is played once per value of the option that decides which side seat 0 plays (the game's
 ``side_option``; games without sides are reported per seat), with the same policy at every seat, first all heuristic, then all random:
-a seat's own advantage cancels out of the side figures. A side within 45-55% is marked ``ok``
-(the target of issue 13 for Twin Tower City's generated deck).
+a seat's own advantage cancels out of the side figures. Every seat count the game has is measured
+(Twin Tower City 2, and teams of 4 and 6) unless ``--players`` names one.
+
+The balance criterion (issues 13 and 23) is on decided games: a side is ``ok`` when its share of
+the games that were not drawn is within 45-55% (a draw is neither side's win; with ~5% draws a
+side's share of all games cannot reach 50%). Each side line shows its share of all games with the
+95% Wilson interval, then its share of the decided games.
 
     python benchmarks/bench_balance.py [--games N] [--game ID ...] [--players N] [--options JSON] [--json]
-
-``--players 4`` measures a game's team variant (Twin Tower City with 4 or 6 players).
 
 CPU seconds (``time.process_time``) are printed per game and policy; figures depend only on the
 seeds, not on the machine.
@@ -23,7 +26,7 @@ import time
 from typing import Any
 
 import rules
-from tts_builder.report import build_report
+from tts_builder.report import build_report, wilson
 from tts_builder.simulate import play_game, variants
 
 POLICIES = ("heuristic", "random")
@@ -40,6 +43,22 @@ def balance(game_id: str, policy: str, games: int, seed: int = 0, players: int |
     report = build_report(transcripts)
     report["cpu_seconds"] = round(time.process_time() - start, 3)
     return report
+
+
+def decided_shares(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each side's share of the decided (not drawn) games, with its 95% Wilson interval and
+    whether it meets the 45-55% criterion: {side: {"wins", "decided", "rate", "low", "high", "ok"}}."""
+    sides = report.get("sides") or []
+    decided = sum(int(s["wins"]) for s in sides)
+    out: dict[str, dict[str, Any]] = {}
+    for s in sides:
+        wins = int(s["wins"])
+        rate = wins / decided if decided else None
+        low, high = wilson(wins, decided)
+        out[str(s["side"])] = {"wins": wins, "decided": decided, "rate": rate, "low": round(low, 6),
+                               "high": round(high, 6),
+                               "ok": rate is not None and TARGET[0] <= rate <= TARGET[1]}
+    return out
 
 
 def rows(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -63,27 +82,39 @@ def main() -> None:
     options = json.loads(args.options) if args.options else None
     ids = args.game or [g.id for g in rules.all_games()]
     for game_id in ids:
-        for policy in POLICIES:
-            report = balance(game_id, policy, args.games, args.seed, args.players, options)
-            if args.json:
-                print(json.dumps({"game": game_id, "policy": policy, "report": report}, sort_keys=True))
-                continue
-            side_option = rules.get_game(game_id).side_option
-            swapped = f", {side_option} swapped" if side_option else ""
-            seats = "/".join(map(str, report["seat_counts"]))
-            print(f"{game_id}, {seats} players, all {policy}{swapped}: "
-                  f"{report['games']} games, {report['cpu_seconds']:.1f} CPU s, "
-                  f"mean length {report['length']['mean']}")
-            for label, r in rows(report):
-                mark = ""
-                if label.startswith("side") and r["rate"] is not None:
-                    mark = "  ok" if TARGET[0] <= r["rate"] <= TARGET[1] else "  outside 45-55%"
-                print(f"  {label:<14} {100 * r['rate']:5.1f}%  [{100 * r['low']:.1f}% - {100 * r['high']:.1f}%]{mark}")
-            if "draws" in report:
-                print(f"  {'draws':<14} {100 * report['draws']['rate']:5.1f}%")
-            if "first_player" in report:
-                f = report["first_player"]["first"]
-                print(f"  {'first player':<14} {100 * f['rate']:5.1f}%  [{100 * f['low']:.1f}% - {100 * f['high']:.1f}%]")
+        game = rules.get_game(game_id)
+        for players in [args.players] if args.players else list(game.seat_counts()):
+            for policy in POLICIES:
+                _print_one(game_id, policy, args.games, args.seed, players, options, args.json)
+
+
+def _print_one(game_id: str, policy: str, games: int, seed: int, players: int,
+               options: dict[str, Any] | None, as_json: bool) -> None:
+    """One game, seat count and policy: its report as a JSON line or as text."""
+    report = balance(game_id, policy, games, seed, players, options)
+    decided = decided_shares(report)
+    if as_json:
+        print(json.dumps({"game": game_id, "players": players, "policy": policy, "report": report,
+                          "decided": decided}, sort_keys=True))
+        return
+    side_option = rules.get_game(game_id).side_option
+    swapped = f", {side_option} swapped" if side_option else ""
+    seats = "/".join(map(str, report["seat_counts"]))
+    print(f"{game_id}, {seats} players, all {policy}{swapped}: "
+          f"{report['games']} games, {report['cpu_seconds']:.1f} CPU s, "
+          f"mean length {report['length']['mean']}")
+    for label, r in rows(report):
+        tail = ""
+        share = decided.get(label[len("side "):]) if label.startswith("side ") else None
+        if share is not None and share["rate"] is not None:
+            tail = (f"  of decided {100 * share['rate']:5.1f}%  [{100 * share['low']:.1f}% - {100 * share['high']:.1f}%]"
+                    + ("  ok" if share["ok"] else "  outside 45-55%"))
+        print(f"  {label:<14} {100 * r['rate']:5.1f}%  [{100 * r['low']:.1f}% - {100 * r['high']:.1f}%]{tail}")
+    if "draws" in report:
+        print(f"  {'draws':<14} {100 * report['draws']['rate']:5.1f}%")
+    if "first_player" in report:
+        f = report["first_player"]["first"]
+        print(f"  {'first player':<14} {100 * f['rate']:5.1f}%  [{100 * f['low']:.1f}% - {100 * f['high']:.1f}%]")
 
 
 if __name__ == "__main__":

@@ -92,7 +92,12 @@ class IllegalMove(Exception):
 
 
 class SetupError(ValueError):
-    """Options or a recorded setup that this game cannot start from."""
+    """Options or a recorded setup that this game cannot start from. ``field`` names what is at
+    fault where that is known: "players" (the seat count), "options" or "setup"."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.field = field
 
 
 #: what kind of game a result ends: who can win.
@@ -416,13 +421,22 @@ class Game:
         resolved = dict(self.options)
         for key, value in (options or {}).items():
             if key not in self.options:
-                raise SetupError(f"unknown option {key!r} for {self.id} (known: {', '.join(sorted(self.options)) or 'none'})")
+                raise SetupError(f"unknown option {key!r} for {self.id} (known: {', '.join(sorted(self.options)) or 'none'})",
+                                 field="options")
             default = self.options[key]
             if isinstance(default, bool) and not isinstance(value, bool):
-                raise SetupError(f"option {key!r} takes true or false, not {value!r}")
+                raise SetupError(f"option {key!r} takes true or false, not {value!r}", field="options")
             choices = self.option_choices.get(key)
-            if choices is not None and value not in choices:
-                raise SetupError(f"option {key!r} takes one of {', '.join(map(str, choices))}, not {value!r}")
+            if choices is not None:
+                # the choice itself, so 20.0 is kept as the choice 20 (one number type per option)
+                same = [c for c in choices if c == value and isinstance(c, bool) == isinstance(value, bool)
+                        and isinstance(c, str) == isinstance(value, str)]
+                if not same:
+                    raise SetupError(f"option {key!r} takes one of {', '.join(map(str, choices))}, not {value!r}",
+                                     field="options")
+                value = same[0]
+            elif type(default) is int and type(value) is float and value.is_integer():
+                value = int(value)  # a whole number written 2.0 is the integer, as Lua reads it
             resolved[key] = value
         return resolved
 
@@ -494,6 +508,23 @@ class State:
         the current player alone."""
         seat = self.current_player()
         return [] if seat is None else [seat]
+
+    def any_seat_may(self, move: Any) -> bool:
+        """Whether ``move`` is one any seat of the game may make at any time, not only a decider
+        (Smitten 2's table talk, "throughout the game"); :func:`judge` then asks only the game's
+        check. Defaults to False."""
+        return False
+
+    def same_move(self, move: Any) -> Any:
+        """``move`` in the form :meth:`legal_moves` lists it, where a game accepts one move written
+        in several ways (Two by Two's rescue names its two spaces in either order); by default
+        the move itself."""
+        return move
+
+    def turn_order_note(self, player: Any) -> str:
+        """A sentence a turn-order refusal of ``player`` adds, saying why it is not their
+        decision (Two by Two: their turn ended with a pass); "" by default."""
+        return ""
 
     def player_of(self, move: Move) -> int | None:
         """The seat that makes legal ``move`` (whose hand holds the card, when several seats
@@ -590,7 +621,10 @@ class State:
         raise NotImplementedError
 
     def clone(self) -> "State":
-        return self.game.state_from_json(json.loads(json.dumps(self.to_json())))
+        twin = self.game.state_from_json(json.loads(json.dumps(self.to_json())))
+        if "_seat_names" in self.__dict__:
+            twin.__dict__["_seat_names"] = self.__dict__["_seat_names"]
+        return twin
 
     def digest(self) -> str:
         """A short hash of the full state; the Lua mirror computes the same text."""
@@ -601,12 +635,19 @@ class State:
 
         >>> State().seat_name(1)
         'Seat 1'
+        >>> named = State(); named.name_seats(["Ada", "Brian"]); named.seat_name(1)
+        'Brian'
         """
+        names = self.__dict__.get("_seat_names")
+        if names is not None and 0 <= seat < len(names):
+            return str(names[seat])
         return f"Seat {seat}"
 
     def name_seats(self, names: list[str]) -> None:
-        """Name the seats after the players (a transcript's ``players``), for games whose
-        messages name seats; the default names nobody and keeps :meth:`seat_name`'s."""
+        """Name the seats after the players (a transcript's ``players``), for messages: by
+        default :meth:`seat_name` then gives a seat its player's name ("Seat N" until then);
+        a game with names of its own (seat colours) overrides both. A clone keeps the names."""
+        self.__dict__["_seat_names"] = tuple(names)
 
     def json_strings(self) -> set[str]:
         """Optional hook: every string value in :meth:`to_json` (card ids, cells), which the move
@@ -711,6 +752,39 @@ def name_in(seat: Any, names: Sequence[str] | None) -> str:
     return names[seat] if names and seat < len(names) else f"Seat {seat}"
 
 
+def whole_number(value: Any) -> int | None:
+    """``value`` as an int when it is a whole number: an int, or a float such as 2.0 (JSON text
+    ``2.0``, which the Lua mirrors read as 2: Lua 5.2 and MoonSharp have one number type), not a
+    bool; else None. Every integer field of a move, a setup or an option takes a whole float as its
+    integer, in both engines (the README's "Number types").
+
+    >>> [whole_number(v) for v in (2, 2.0, 2.5, True, "2")]
+    [2, 2, None, None, None]
+    """
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return None
+
+
+def shown(value: Any) -> str:
+    """A JSON value as a refusal shows it, in the words the Lua mirrors use (their ``show``): text
+    quoted, a whole number as an integer (Lua does not tell 1.0 from 1), None, True, False, and
+    a list or an object by its kind.
+
+    >>> [shown(v) for v in ("x", 2, 2.0, 2.5, None, True, [1], {})]
+    ["'x'", '2', '2', '2.5', 'None', 'True', 'a list', 'an object']
+    """
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if type(value) is float and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
 def seat_label(state: State, seat: Any) -> str:
     """How a refusal names ``seat``: the game's name for it ("White"), "Seat N" for a seat the game
     does not name, "seat <value>" for what is no seat at all (the Lua judge words it the same).
@@ -735,8 +809,16 @@ def judge(state: State, player: Any, move: Any) -> Verdict:
         return game.verdict("game-over", "The game is already over; no more moves.")
     deciders = state.deciders()
     if isinstance(player, bool) or player not in deciders:
+        if type(player) is int and 0 <= player < state.num_players() and state.any_seat_may(move):
+            return state.check_for(player, move)
         who = " or ".join(seat_label(state, seat) for seat in deciders) or "nobody"
-        return game.verdict("turn-order", f"It is {who}'s decision, not {seat_label(state, player)}'s.")
+        seats = state.num_players()
+        if type(player) is int and player >= seats:  # a seat the game does not have: no name to give it
+            return game.verdict("turn-order", f"It is {who}'s decision; a game of {seats} player"
+                                f"{'' if seats == 1 else 's'} has no seat {player}.")
+        note = state.turn_order_note(player)
+        return game.verdict("turn-order", f"It is {who}'s decision, not {seat_label(state, player)}'s."
+                            + (" " + note if note else ""))
     return state.check_for(player, move)
 
 

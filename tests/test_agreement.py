@@ -292,3 +292,20 @@ def test_a_setup_changed_in_place_is_caught_at_the_end_of_the_game():
     d = report.disagreements[0]
     assert d.kind == "state" and '"deck":["c0000"' in d.lua and "U.json at the end of the game" in d.lua
     assert '"deck":["c0000"' not in d.python
+
+
+def test_check_lua_says_which_combinations_it_did_not_exercise_and_why():
+    """Issue 23: a short run names the combinations it never reached, and every run names those
+    the game refuses or that repeat another's options, with the reason."""
+    report = check_lua("smitten-2", 3, 0)
+    text = report.summary()
+    assert report.agree, text
+    assert "3 of 12 seat count and option combinations exercised" in text.splitlines()[0]
+    assert "  not exercised: 2 players, default options: not reached by 3 games (one game per combination " \
+           "in turn; --games 7 plays each)" in text
+    assert "  not exercised: 2 players, {\"solo_easy\":true}: smitten-2 refuses it (options solo_easy, " \
+           "solo_left_hand and solo_balance are for the solo game (1 player))" in text
+    assert "0 games" not in text
+    ttc = check_lua("twin-tower-city", 1, 0, players=4)
+    assert '  not exercised: 4 players, {"teams":true}: plays the same options as 4 players, default options' \
+        in ttc.summary()

@@ -131,7 +131,7 @@ def test_enumerated_moves_are_accepted_and_others_refused(game_id, players):
             # Mutations of legal moves that are not themselves enumerated must be refused.
             for move in rng.sample(moves, min(3, len(moves))):
                 for mutant in mutants(move, state, rng):
-                    if canonical_json(mutant) in keys:
+                    if canonical_json(state.same_move(mutant)) in keys:  # a listed move written otherwise
                         continue
                     verdict = state.check(mutant)
                     assert not verdict.ok, f"non-enumerated move {mutant} accepted"

@@ -180,7 +180,7 @@ def test_json_writes_a_table_with_holes_as_an_object(lua, build, expected):
     ('{"a":tru}', 'error', "bad JSON at character 6: unexpected 't'"),
     ('[-01]', 'error', 'bad JSON at character 2: a number has no leading zero'),
     ('{"a":1}x', 'error', 'bad JSON at character 8: unexpected text after the value'),
-    ('{"a":"\\u00e9"}', 'ok', '{"a":"é"}'),
+    ('{"a":"\\u00e9"}', 'ok', '{"a":"\\u00e9"}'),  # written back as canonical_json writes it
     ('{"a":"\\q"}', 'error', 'bad JSON at character 7: unknown escape \\q'),
     ('\t{"a"\n:\r"b"}\n', 'ok', '{"a":"b"}'),
     ('{"":""}', 'ok', '{"":""}'),

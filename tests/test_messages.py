@@ -131,3 +131,70 @@ def test_twin_tower_city_seat_names() -> None:
     assert text.startswith(f"{state.seat_name(state.current_player())} (")
     state.name_seats([f"P{i}" for i in range(6)])
     assert state.describe_move(state.legal_moves()[0]).startswith(f"P{state.current_player()} (")
+
+
+@pytest.mark.parametrize("game_id", [g.id for g in rules.all_games()])
+def test_check_lua_finds_both_engines_give_the_same_words(game_id: str) -> None:
+    """check-lua compares each refusal's message text as well as its rule id, for every game."""
+    from tts_builder.agreement import check_lua
+    report = check_lua(game_id, 3, 0)
+    assert report.agree, report.summary()
+    assert report.illegal_checks > 20
+
+
+def test_check_lua_reports_a_message_that_differs() -> None:
+    """A Lua mirror with the right rule ids but other words disagrees (it agreed when check-lua
+    compared rule ids alone)."""
+    from tts_builder import agreement
+    lua = LuaEngine("two-by-two")
+    reword = lua.sandbox.execute(
+        "return function(Rules) local check = Rules.check\n"
+        "  Rules.check = function(s, m) local v = check(s, m)\n"
+        "    if not v.ok and v.rule == 'one-water' then v.message = v.message .. ' (reworded)' end\n"
+        "    return v end end", "reword.lua")
+    lua.sandbox.call(reword, lua.rules)
+    saved = agreement._ENGINES.get("two-by-two")
+    agreement._ENGINES["two-by-two"] = lua
+    try:
+        report = agreement.check_lua("two-by-two", 6, 0)
+    finally:
+        if saved is None:
+            agreement._ENGINES.pop("two-by-two", None)
+        else:
+            agreement._ENGINES["two-by-two"] = saved
+    assert not report.agree
+    found = report.disagreements[0]
+    assert found.kind == "verdict" and "(reworded)" in str(found.lua), found.describe("two-by-two")
+
+
+ODD_STRINGS = ["Z\u00e9\u4e2d\U0001F600", "a\x7fb\x08\x0c\x01\"\\", "\u00a0\u0085\u2028", "plain"]
+
+
+@pytest.mark.parametrize("game_id", [g.id for g in rules.all_games()])
+def test_the_lua_json_writer_writes_any_string_as_canonical_json(game_id: str) -> None:
+    """Non-ASCII text, DEL and \\b \\f are written as Python's canonical_json writes them."""
+    from rules.core import canonical_json
+    lua = LuaEngine(game_id)
+    for text in ODD_STRINGS:
+        value = {"k": text, text: [text, {"x": text}]}
+        assert lua.sandbox.call(lua.rules.json, lua.decode(value)) == canonical_json(value)
+
+
+def test_two_and_two_state_writer_agrees_on_a_non_ascii_target() -> None:
+    """An extra ``target`` with non-ASCII text, kept in the state with its play: both writers agree."""
+    from rules.core import canonical_json
+    game = rules.get_game("two-and-two")
+    lua = LuaEngine("two-and-two")
+    tr = play_game("two-and-two", 0)
+    state = game.new_state(setup=tr["setup"], options=tr["options"])
+    ls = lua.new_state(tr["setup"], tr["options"])
+    tried = 0
+    for entry in tr["moves"]:
+        _, move = split_move(entry)
+        odd = dict(move, target=ODD_STRINGS[0]) if "target" not in move else move
+        if odd is not move and state.check(odd).ok:
+            move, tried = odd, tried + 1
+        state.apply(move)
+        lua.apply(ls, move)
+        assert lua.state_json(ls) == canonical_json(state.to_json())
+    assert tried > 3

@@ -257,6 +257,27 @@ def test_forfeit():
     assert state.result().winner == 1 and state.result().reason == "forfeit"
 
 
+@pytest.mark.parametrize("players, seat", [(2, 0), (2, 1), (1, 0)])
+def test_a_forfeit_result_names_the_seat_that_conceded_in_both_engines(players, seat):
+    """The README's promise (``forfeited_by``, as the other games record it)."""
+    from tts_builder.agreement import LuaEngine
+    state = duel({}) if players == 2 else solo(ORDERED_FILL)
+    lua = LuaEngine("obren-buttons")
+    lstate = lua.new_state(state.setup(), state.options())
+    if seat == 1:
+        move = {"type": "place", "button": state.legal_moves()[0]["button"], "cell": state.legal_moves()[0]["cell"]}
+        state.apply(move)
+        lua.apply(lstate, move)
+    state.apply({"type": "forfeit"})
+    lua.apply(lstate, {"type": "forfeit"})
+    result = state.result().to_json()
+    assert result["reason"] == "forfeit" and result["forfeited_by"] == seat
+    if players == 2:
+        assert result["winner"] == 1 - seat
+    lua_result = lua.sandbox.from_lua(lua.sandbox.call(lua.rules.result, lstate), empty_as="list")
+    assert lua_result == {k: v for k, v in result.items() if v is not None}
+
+
 # -- solo ----------------------------------------------------------------------------------------
 
 def solo(fill, goal="two-lines", **options) -> ObrenState:
@@ -534,3 +555,19 @@ def test_solvable_deal_gives_up_with_a_clear_error(monkeypatch):
     monkeypatch.setattr(engine, "MAX_REDEALS", 1)
     with pytest.raises(SetupError, match="option deal_bound 1: no deal solvable within it in 1 redeals"):
         GAME.new_state(seed=0, num_players=1, options={"deal": "solvable", "deal_bound": 1})
+
+
+def test_trespass_and_backtrack_refusals_count_the_bridges_in_both_engines():
+    """The refusals say how far the button goes in bridges ("exactly 2 bridges"); check-lua
+    compares the Lua mirror's words with these."""
+    seen: dict[str, str] = {}
+    for button in ("black-1", "black-2", "black-3", "black-4"):
+        for start in B.CELLS:
+            state = duel({start: button})
+            for end in B.CELLS:
+                v = state.check(mv(button, start, end))
+                if v.rule in ("no-trespassing", "no-backtracking") and start != end:
+                    seen.setdefault(v.rule, v.message)
+                    value = B.button_value(button)
+                    assert f"exactly {value} bridge{'' if value == 1 else 's'} " in v.message, v.message
+    assert set(seen) == {"no-trespassing", "no-backtracking"}, seen

@@ -333,7 +333,7 @@ def test_forfeit_needs_a_second_press_and_ends_the_duel(built: dict[str, Any]) -
     table.click("Brown", "ttForfeit")
     result = table.transcript()["result"]
     assert result["reason"] == "forfeit" and result["winners"] == [0]
-    assert table.ui("tt-status") == "Game over: White wins (forfeit)."  # as Python words it
+    assert table.ui("tt-status") == "Game over: White wins: Brown forfeits."  # as Python words it
 
 
 # --------------------------------------------------------------------------- solo

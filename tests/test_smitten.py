@@ -122,7 +122,8 @@ def test_an_instruction_not_followed_is_refused_in_words(lua):
     assert rule == "instruction" and E.instruction_text("4a") in message and "(now: reveal)" in message
     apply_both(state, lua, {"type": "reveal", "card": "2a"})
     rule, message = both(state, lua, 1, {"type": "place", "card": "2a", "grid": 1})
-    assert rule == "instruction" and message == "Card 4a asks: " + E.instruction_text("4a")
+    assert rule == "instruction" and message == ("Card 4a asks: " + E.instruction_text("4a")
+                                                 + " Not met: card 2a was revealed, and another card is placed.")
     assert both(state, lua, 1, {"type": "place", "card": "6a", "grid": 1}) == ("", "")
 
 
@@ -401,3 +402,63 @@ def test_whether_a_grid_condition_can_be_followed_matches_the_candidates():
                 assert judge(state, move.pop("player"), move).ok
                 state.apply(move)
     assert answers[True] > 50 and answers[False] > 5, answers
+
+
+# -- issue 23: table talk, named conditions, the solo balance section ------------------------------
+
+def test_table_talk_may_combine_the_indicators_in_both_engines(lua):
+    """"A combination of those indicators is fine too": any of the four joined by but/and."""
+    state = position()
+    for words in ("I can play, but I don't want to play", "I can't play and I don't want to play",
+                  "I want to play, but I can't play", "I can play, and I want to play, but I can't play"):
+        assert E.is_table_talk(words)
+        assert both(state, lua, 0, {"type": "say", "words": words}) == ("", ""), words
+    for words in ("I can play, but", "I have the 5", "I can play, but I have the 5", "", "and I can play"):
+        assert not E.is_table_talk(words)
+        assert both(state, lua, 1, {"type": "say", "words": words})[0] == "talk", words
+
+
+def test_table_talk_during_an_instruction_is_not_out_of_turn(lua):
+    """Talk is allowed "throughout the game": while the partner follows an instruction either
+    player may speak; any other move by the seat not following is still out of turn."""
+    state = position(grids=[grid(p5="5a"), grid(p5="5b")], hands=[["1a", "4a"], ["2a", "6a", "8a"]])
+    apply_both(state, lua, {"type": "play", "card": "4a", "grid": 0})  # seat 1 now reveals
+    assert state.deciders() == [1]
+    assert both(state, lua, 0, {"type": "say", "words": "I can play"}) == ("", "")
+    assert both(state, lua, 1, {"type": "say", "words": "I don't want to play"}) == ("", "")
+    assert both(state, lua, 0, {"type": "say", "words": "Play the 2"})[0] == "talk"
+    assert both(state, lua, 0, {"type": "reveal", "card": "2a"})[0] == "turn-order"
+    apply_both(state, lua, {"type": "say", "words": "I can play"})
+    assert state.deciders() == [1], "talk changes nothing"
+
+
+def test_a_solo_balance_refusal_cites_the_solo_hard_section(lua):
+    fields: dict[str, Any] = {"grids": [grid(p5="5a"), EMPTY], "hands": [["5b", "4a"], ["3a", "9a"]]}
+    solo = position(solo=True, options={"solo_balance": True}, **fields)
+    duo = position(options={"difficulty": "hard"}, **fields)
+    for state, section in ((solo, "Solo: Hard"), (duo, "Hard difficulty")):
+        py = judge(state, 0, {"type": "play", "card": "4a", "grid": 0})
+        lv = lua.judge(lua.decode(state.to_json()), 0, {"type": "play", "card": "4a", "grid": 0})
+        assert py.rule == lv["rule"] == "balance"
+        assert py.section == lv["section"] == section
+
+
+def test_each_placement_condition_is_named_when_it_fails(lua):
+    """Each condition of a placement step, failed alone, is named in the refusal (both engines)."""
+    state = position(grids=[grid(p5="5a"), grid(p5="5b")], hands=[["1a", "4a"], ["2a", "6a", "8a"]])
+    state.s.update(phase="follow", active=0, played="1a", played_grid=0, placed_grids=[],
+                   steps=[{"do": "place", "grid": "other"}])
+    rule, message = both(state, lua, 1, {"type": "place", "card": "6a", "grid": 0})
+    assert rule == "instruction" and message.endswith(
+        "Not met: the card goes in the other grid, not grid 0 where card 1a was played."), message
+    state.s["steps"] = [{"do": "place", "grid": "same"}]
+    assert both(state, lua, 1, {"type": "place", "card": "6a", "grid": 1})[1].endswith(
+        "Not met: the card goes in grid 0, where card 1a was played.")
+    state.s["steps"] = [{"do": "place", "row": "same"}]
+    assert both(state, lua, 1, {"type": "place", "card": "8a", "grid": 0})[1].endswith(
+        "Not met: card 8a is not in the row of card 1a.")
+
+
+def test_the_solo_easy_reading_says_why_the_rulebook_allows_it():
+    s6 = next(a for a in GAME.data["assumptions"] if a["id"] == "S-6")
+    assert "face up" in s6["why"] and "name" in s6["why"]

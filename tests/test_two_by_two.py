@@ -181,7 +181,7 @@ def test_rescue_needs_a_face_up_pair_of_one_species_and_the_ark_beside_one():
                      "5,-1": "fishbones-1", "5,-3": "fishbones-2", "0,0": "frogs-1", "0,1": "frogs-2",
                      "-4,5": "lions-1", "4,-5": "lions-2"})
     state.apply({"type": "water", "cell": "2,-5"})
-    assert "no face-up animal on 0,0" in refused(state, {"type": "rescue", "cells": ["0,0", "0,1"]},
+    assert "The animal on 0,0 is still face down" in refused(state, {"type": "rescue", "cells": ["0,0", "0,1"]},
                                                   "rescue-face-up")
     assert "not a pair" in refused(state, {"type": "rescue", "cells": ["-3,5", "-2,5"]}, "rescue-pair")
     assert refused(state, {"type": "rescue", "cells": ["-3,5", "-3,5"]}, "rescue-pair")
@@ -295,6 +295,17 @@ def test_laps_past_fifty_and_a_hundred_are_shown_not_limiting():
     assert r.scores == [49, 130] and r.detail["laps"] == [0, 2]
 
 
+@pytest.mark.parametrize("score, lap", [(50, 0), (51, 1), (100, 1), (101, 2), (0, 0)])
+def test_a_lap_is_more_than_fifty_and_its_flip_more_than_a_hundred(lua, score, lap):
+    """The rulebook's "more than 50" and "more than 100": exactly 50 or 100 stays on the lap
+    before, in both engines."""
+    state = _finished([[], []], [score, 3])
+    r = state.result()
+    assert r.scores == [score, 3] and r.detail["laps"][0] == lap
+    lua_result = lua.sandbox.from_lua(lua.sandbox.call(lua.rules.laps, score))
+    assert lua_result == lap
+
+
 def test_the_move_list_is_every_move_check_accepts():
     """legal_moves looks only near the water and near the ark; a brute force over every space
     (water, ark moves) and every pair of spaces (rescues) finds the same moves in the same order."""
@@ -313,8 +324,13 @@ def test_the_move_list_is_every_move_check_accepts():
                 every = [{"type": "move", "to": c} for c in B.CELLS]
                 data = state.to_json()
                 up = [i for i, t in enumerate(data["tokens"]) if t and data["face_up"][i]]  # the others refuse
-                every += [{"type": "rescue", "cells": [B.CELLS[a], B.CELLS[b]]}
-                          for x, i in enumerate(up) for j in up[x + 1:] for a, b in ((i, j), (j, i))]
+                pairs = [(i, j) for x, i in enumerate(up) for j in up[x + 1:]]
+                every += [{"type": "rescue", "cells": [B.CELLS[i], B.CELLS[j]]} for i, j in pairs]
+                # the other order names the same rescue: accepted, and listed once
+                for i, j in pairs:
+                    back = {"type": "rescue", "cells": [B.CELLS[j], B.CELLS[i]]}
+                    assert state.check(back).ok == state.check({"type": "rescue", "cells": [B.CELLS[i], B.CELLS[j]]}).ok
+                    assert back not in listed
                 every.append({"type": "pass"})
             else:
                 every = [{"type": "place-ark", "cell": c} for c in B.ARK_SPACES]
@@ -560,3 +576,31 @@ def test_lua_agrees_over_games_with_each_scoring(players):
                            mutants_per_move=2)
         assert report.agree, report.summary()
         assert report.moves > 4 * 60
+
+
+def test_refusals_say_why_after_a_pass_and_on_a_flooded_space(lua):
+    """Issue 23: a move after one's pass says the pass ended the turn; a rescue from a flooded
+    space says it is flooded (both engines, the same words)."""
+    placed = {"-3,5": "doves-1", "3,2": "doves-2", "-2,5": "monkeys-1"}
+    state = started(placed)
+    state.name_seats(["Ada", "Brian"])
+    lstate = lua.new_state(state.setup(), state.options())
+    lua.sandbox.call(lua.rules.name_seats, lua.sandbox.to_lua(["Ada", "Brian"]))
+    for seat in range(2):
+        lua.apply(lstate, {"type": "place-ark", "cell": (ARK0, ARK1)[seat]})
+    for move in ({"type": "water", "cell": "1,4"}, {"type": "pass"}):
+        state.apply(move)
+        lua.apply(lstate, move)
+    move = {"type": "water", "cell": "0,1"}
+    py = judge(state, 0, move)
+    assert py.rule == "turn-order"
+    assert py.message == "It is Brian's decision, not Ada's. Ada's turn ended with its pass or its second ark action."
+    assert lua.judge(lstate, 0, move)["message"] == py.message
+    # right after the arks, nobody's turn has ended yet: no such sentence
+    fresh = started(placed)
+    assert judge(fresh, 1, move).message == "It is Seat 0's decision, not Seat 1's."
+    # a flooded space
+    state.s["flooded"][B.CELL_INDEX["1,4"]] = True
+    state.s["phase"], state.s["turn"] = "actions", 1
+    message = refused(state, {"type": "rescue", "cells": ["1,4", "-3,5"]}, "rescue-face-up")
+    assert message == "1,4 is flooded: a water token covers it, and any animal on it drowned."

@@ -1,6 +1,7 @@
 """Lua-versus-Python agreement: the generated Lua rules, run under Lua 5.2 with
 the TTS sandbox, must give the same verdict, the same rule id and the same
-state as the Python engine on every move of every game.
+state as the Python engine on every move of every game, and a refusal the same message text
+(the words a player reads: a seat named alike, the failed condition alike).
 
 For each simulated game, at every position, both engines judge the recorded
 move and a handful of illegal mutants of it (wrong cards, missing fields, the
@@ -88,7 +89,7 @@ class Combination:
 
     def label(self) -> str:
         opts = canonical_json(self.options_dict) if self.options else "default options"
-        return f"{self.players} players, {opts}"
+        return f"{self.players} player{'' if self.players == 1 else 's'}, {opts}"
 
     def replay_args(self) -> str:
         args = f" --players {self.players}"
@@ -115,23 +116,42 @@ class AgreementReport:
     instructions: list[int] = field(default_factory=list)
     #: games, moves and checks per combination of seat count and options, in play order.
     combinations: dict[Combination, CombinationCount] = field(default_factory=dict)
+    #: the seat counts and options check-lua left out, and why: (label, reason), in sweep order.
+    left_out: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def agree(self) -> bool:
         return not self.disagreements
 
     def combination_lines(self) -> list[str]:
-        return [f"  {combo.label()}: {c.games} game{'' if c.games == 1 else 's'}, {c.moves} moves, {c.checks} checks"
-                for combo, c in self.combinations.items()]
+        """A line per combination played, then one per combination not exercised saying why:
+        too few games to reach it, or the game refuses it, or it plays the same options as one
+        played."""
+        played = [(combo, c) for combo, c in self.combinations.items() if c.games]
+        lines = [f"  {combo.label()}: {c.games} game{'' if c.games == 1 else 's'}, {c.moves} moves, {c.checks} checks"
+                 for combo, c in played]
+        unplayed = [combo for combo, c in self.combinations.items() if not c.games]
+        if unplayed:
+            total = len(self.combinations)
+            lines += [f"  not exercised: {combo.label()}: not reached by {self.games} game"
+                      f"{'' if self.games == 1 else 's'} (one game per combination in turn; --games {total} "
+                      "plays each)" for combo in unplayed]
+        lines += [f"  not exercised: {label}: {reason}" for label, reason in self.left_out]
+        return lines
+
+    def exercised(self) -> str:
+        """How many of the combinations found were played, in words."""
+        played = sum(1 for c in self.combinations.values() if c.games)
+        return f"{played} of {len(self.combinations) + len(self.left_out)} seat count and option combinations"
 
     def summary(self) -> str:
-        lines = self.combination_lines() if len(self.combinations) > 1 else []
+        lines = self.combination_lines() if len(self.combinations) > 1 or self.left_out else []
         if self.disagreements:
             return "\n".join([f"{self.game}: DISAGREE", *lines, self.disagreements[0].describe(self.game)])
         ins = self.instructions or [0]
         head = (f"{self.game}: Lua and Python agree on {self.games} games, {self.moves} moves, "
-                f"{self.checks} checks ({self.illegal_checks} illegal); Lua instructions per check: "
-                f"mean {statistics.fmean(ins):,.0f}, max {max(ins):,}")
+                f"{self.checks} checks ({self.illegal_checks} illegal), {self.exercised()} exercised; "
+                f"Lua instructions per check: mean {statistics.fmean(ins):,.0f}, max {max(ins):,}")
         return "\n".join([head, *lines])
 
 
@@ -179,17 +199,18 @@ class LuaEngine:
         out: dict[str, Any] = self.sandbox.from_lua(result, empty_as="dict")
         return out
 
-    def verdict(self, state: Any, player: Any, lua_move: Any) -> tuple[tuple[bool, str], Any]:
-        """The Lua verdict on the decoded ``lua_move`` as ``(ok, rule)`` (rule "" when legal; what
-        :func:`_verdict_key` makes of :meth:`judge`'s dict) and the Lua table itself. Reads the two
-        fields alone; a verdict whose ``ok`` is not a boolean is converted whole, as :meth:`judge` does."""
+    def verdict(self, state: Any, player: Any, lua_move: Any) -> tuple[tuple[bool, str, str], Any]:
+        """The Lua verdict on the decoded ``lua_move`` as ``(ok, rule, message)`` (rule and message
+        "" when legal; what :func:`_verdict_key` makes of :meth:`judge`'s dict) and the Lua table
+        itself. Reads the three fields alone; a verdict whose ``ok`` is not a boolean is converted
+        whole, as :meth:`judge` does."""
         result = self.sandbox.call(self.rules.judge, state, player, lua_move)
         ok = result["ok"] if isinstance(result, _LuaTable) else None
         if type(ok) is not bool:
             return _verdict_key(self.sandbox.from_lua(result, empty_as="dict")), result
         if ok:
-            return (True, ""), result
-        return (False, str(self.sandbox.from_lua(result["rule"]))), result
+            return (True, "", ""), result
+        return (False, str(self.sandbox.from_lua(result["rule"])), str(self.sandbox.from_lua(result["message"]))), result
 
     def apply(self, state: Any, move: Any, lua_move: Any = None) -> None:
         self.sandbox.call(self.rules.apply, state, self.decode(move) if lua_move is None else lua_move)
@@ -286,10 +307,23 @@ def _json_text(value: Any) -> str:
     return _MOVES_TEXT.encode(value)
 
 
-def _verdict_key(v: Verdict | dict[str, Any]) -> tuple[bool, str]:
+def _verdict_key(v: Verdict | dict[str, Any]) -> tuple[bool, str, str]:
+    """What both engines must agree on in a verdict: legal or not, and a refusal's rule id and
+    message text."""
     if isinstance(v, Verdict):
-        return (v.ok, v.rule if not v.ok else "")
-    return (bool(v.get("ok")), "" if v.get("ok") else str(v.get("rule")))
+        return (v.ok, v.rule if not v.ok else "", v.message if not v.ok else "")
+    if v.get("ok"):
+        return (True, "", "")
+    return (False, str(v.get("rule")), str(v.get("message")))
+
+
+def _refusal_key(v: Verdict) -> str:
+    """A verdict as the fast check's Lua side writes it (``check.lua.j2``): "+" when legal, else
+    "-" rule, a tab and the message; a newline in the message is written as a space (Lua gives
+    no key to such a message, so the stepwise check, which compares the whole text, words it)."""
+    if v.ok:
+        return "+"
+    return "-" + v.rule + "\t" + v.message.replace("\n", " ")
 
 
 def _result_json(result: Any) -> str:
@@ -476,7 +510,7 @@ def _python_steps(state: State, moves: Iterator[tuple[Any, Any]], rng: random.Ra
             else:
                 verdicts = [judge(state, player, cand) for cand in (move, *picked)]
             verdicts.append(judge(state, other, move))
-            keys = ["+" if py.ok else "-" + py.rule for py in verdicts]
+            keys = [_refusal_key(py) for py in verdicts]
             expected = "\n".join(keys)
             if expected.count("\n") != len(keys) - 1:
                 return steps, (len(steps), player, move, "verdict", "(a rule id holds a newline)")
@@ -528,7 +562,7 @@ def _check_transcript_stepwise(game_id: str, transcript: dict[str, Any], lua: Lu
             report.instructions.append(lua.sandbox.last_instructions)
             report.checks += 1
             report.illegal_checks += not py.ok
-            if (py.ok, "" if py.ok else py.rule) != lkey:
+            if _verdict_key(py) != lkey:
                 report.disagreements.append(Disagreement(seed, index, who, cand, "verdict", py.to_json(),
                                                          lua.sandbox.from_lua(lv, empty_as="dict")))
                 return False
@@ -569,6 +603,8 @@ def _check_transcript_stepwise(game_id: str, transcript: dict[str, Any], lua: Lu
 #: game per seat count and option value, and some setups are dear (Obren Buttons deals solver-checked
 #: puzzles, ~0.2 s a call), so a process that checks again (the benchmark, a test run) pays once.
 _COMBINATIONS: dict[tuple[str, int | None, str | None], tuple[Combination, ...]] = {}
+#: what :func:`combinations` left out, per the same key: (label, reason) each.
+_LEFT_OUT: dict[tuple[str, int | None, str | None], tuple[tuple[str, str], ...]] = {}
 
 
 def combinations(game_id: str, players: int | None = None,
@@ -581,30 +617,45 @@ def combinations(game_id: str, players: int | None = None,
     key = (game_id, players, None if options is None else canonical_json(options))
     found = _COMBINATIONS.get(key)
     if found is None:
-        found = _COMBINATIONS[key] = tuple(_find_combinations(game_id, players, options))
+        skipped: list[tuple[str, str]] = []
+        found = _COMBINATIONS[key] = tuple(_find_combinations(game_id, players, options, skipped))
+        _LEFT_OUT[key] = tuple(skipped)
     return list(found)
 
 
-def _find_combinations(game_id: str, players: int | None,
-                       options: dict[str, Any] | None) -> list[Combination]:
-    """:func:`combinations` without the cache."""
+def left_out(game_id: str, players: int | None = None,
+             options: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """The combinations :func:`combinations` leaves out of its sweep, each (label, reason): the
+    game refuses it (its one-line reason), or it plays the same options as one kept."""
+    combinations(game_id, players, options)
+    return list(_LEFT_OUT[(game_id, players, None if options is None else canonical_json(options))])
+
+
+def _find_combinations(game_id: str, players: int | None, options: dict[str, Any] | None,
+                       skipped: list[tuple[str, str]] | None = None) -> list[Combination]:
+    """:func:`combinations` without the cache; what it leaves out is added to ``skipped``."""
     game = require_game(game_id)
     counts = [players] if players is not None else list(game.seat_counts())
     variants = [options] if options is not None else game.option_variants()
     out: list[Combination] = []
-    seen: set[tuple[int, str]] = set()
+    seen: dict[tuple[int, str], Combination] = {}
     refusal = ""
     for n in counts:
         for opts in variants:
+            combo = Combination(n, tuple(sorted(opts.items())))
             try:
                 state = game.new_state(seed=0, options=opts, num_players=n)
             except rules.SetupError as exc:
                 refusal = str(exc)
+                if skipped is not None:
+                    skipped.append((combo.label(), f"{game_id} refuses it ({exc})"))
                 continue
             key = (n, canonical_json(state.options()))
             if key not in seen:
-                seen.add(key)
-                out.append(Combination(n, tuple(sorted(opts.items()))))
+                seen[key] = combo
+                out.append(combo)
+            elif skipped is not None:
+                skipped.append((combo.label(), f"plays the same options as {seen[key].label()}"))
     if not out:
         what = "--players/--options" if players is not None and options is not None else \
             "--players" if players is not None else "--options"
@@ -640,7 +691,8 @@ def check_lua(game_id: str, games: int, seed: int, *, policy: str = "mixed", mut
     the same whatever runs them (the games after the first disagreement are dropped, as one job
     never plays them)."""
     combos = combinations(game_id, players, options)
-    report = AgreementReport(game=game_id, combinations={c: CombinationCount() for c in combos})
+    report = AgreementReport(game=game_id, combinations={c: CombinationCount() for c in combos},
+                             left_out=left_out(game_id, players, options))
     work = [(game_id, seed + i, policy, mutants_per_move, combos[i % len(combos)]) for i in range(games)]
     results = ordered_map(_check_game, work, jobs, scheduler=scheduler)
     try:

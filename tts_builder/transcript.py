@@ -270,7 +270,7 @@ def _start(data: dict[str, Any], source: str) -> tuple[Game, State]:
         state = game.new_state(options=data.get("options") or {}, setup=data["setup"],
                                num_players=len(data["players"]))
     except SetupError as exc:
-        raise InputError(f"{source}: field setup/options: {exc}") from None
+        raise InputError(f"{source}: field {exc.field or 'setup/options'}: {exc}") from None
     return game, state
 
 

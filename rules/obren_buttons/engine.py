@@ -34,6 +34,10 @@ TEXT_FIELDS = ("button", "cell", "from", "to")
 MOVE_FIELDS = {"place": ("type", "button", "cell"), "move": ("type", "button", "from", "to"), "forfeit": ("type",)}
 #: deals tried for option deal "solvable" before giving up.
 MAX_REDEALS = 5000
+#: the smallest deal_bound a solvable four-lines deal is asked for: with a bound of 1 or 2 no
+#: random fill of 3,000 (bound 1) or 300 (bound 2) tried was solvable, so redealing for one
+#: would fail for every seed; with 3, about one fill in 40 is (measured for issue 23).
+FOUR_LINES_MIN_BOUND = 3
 _MOVE_FIELD_SETS = {t: frozenset(fields) for t, fields in MOVE_FIELDS.items()}
 
 
@@ -57,14 +61,24 @@ class ObrenGame(Game):
         for key, value in (options or {}).items():
             if key in self.options and isinstance(value, bool) and not isinstance(self.options[key], bool):
                 raise SetupError(f"option {key!r} takes one of {', '.join(map(str, self.option_choices[key]))}, not {value!r}")
-        return super().resolve_options(options)
+        resolved = super().resolve_options(options)
+        if resolved["deal"] == "solvable" and resolved["goal"] == "four-lines" \
+                and resolved["deal_bound"] < FOUR_LINES_MIN_BOUND:
+            # refused up front, for every seed alike: no seed could be dealt (see FOUR_LINES_MIN_BOUND)
+            raise SetupError(f"option deal_bound {resolved['deal_bound']}: deal 'solvable' with goal four-lines needs "
+                             f"deal_bound {FOUR_LINES_MIN_BOUND} or more (a four-lines deal solved in fewer swaps "
+                             "is too rare to redeal for)", field="options")
+        return resolved
 
     def new_state(self, seed: int | None = 0, options: Mapping[str, Any] | None = None,
                   setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "ObrenState":
         opts = self.resolve_options(options)
         if num_players not in (None, 1, 2):
-            raise SetupError(f"{self.id} is for 1 (solo) or 2 players, not {num_players}")
+            raise SetupError(f"{self.id} is for 1 (solo) or 2 players, not {num_players}", field="players")
         if setup is not None:
+            if not isinstance(setup, Mapping):
+                raise SetupError("the setup must be an object with 'colors' (two players) or 'fill' (solo)",
+                                 field="setup")
             solo = "fill" in setup
             if num_players is not None and (num_players == 1) != solo:
                 raise SetupError(f"setup is for the {'solo' if solo else 'two-player'} game but there are "
@@ -127,7 +141,8 @@ def _checked_setup(setup: Mapping[str, Any], opts: JSONDict) -> JSONDict:
             raise SetupError(f"setup.fill must hold each of the {len(names)} buttons once")
         return {"fill": list(fill)}
     colors = setup.get("colors")
-    if not isinstance(colors, list) or sorted(colors) != sorted(B.COLORS):
+    if not isinstance(colors, list) or not all(isinstance(c, str) for c in colors) \
+            or sorted(colors) != sorted(B.COLORS):
         raise SetupError(f"setup.colors must give each seat a colour: a permutation of {list(B.COLORS)}, "
                          f"not {colors!r}")
     return {"colors": list(colors)}
@@ -436,14 +451,15 @@ class ObrenState(State):
             return _v("from-cell", f"{button} is on {here}, not on {start}.")
         color, value = B.button_color(button), B.button_value(button)
         rule = B.refusal(color, start, end, value)
+        bridges = f"{value} bridge{'' if value == 1 else 's'}"
         if rule == "no-backtracking":
             if start == end:
                 return _v(rule, f"{button} cannot end on {start}, the space it moves from.")
-            return _v(rule, f"{button} reaches {end} in exactly {value} only by going back over a space.")
+            return _v(rule, f"{button} reaches {end} in exactly {bridges} only by going back over a space.")
         if rule == "no-trespassing":
-            return _v(rule, f"{button} reaches {end} in exactly {value} only over a bridge of the other colour.")
+            return _v(rule, f"{button} reaches {end} in exactly {bridges} only over a bridge of the other colour.")
         if rule == "exact-distance":
-            return _v(rule, f"{end} is not exactly {value} bridge{'s' if value > 1 else ''} from {start} for {button}.")
+            return _v(rule, f"{end} is not exactly {bridges} from {start} for {button}.")
         if self._reversal(button, end):
             return _v("no-reversals", f"{button} and {self.at(end)} swapped places on your opponent's last turn.")
         return Verdict.legal()
@@ -547,13 +563,19 @@ class ObrenState(State):
             return None
         moves = int(self.s["moves"])
         unit = self.game.score_unit
+        forfeit = end["reason"] == "forfeit"
         if self.solo:
             # the score of a solo game is the number of swaps it took (fewer is better)
-            return Result.solo(end["reason"] == "goal", end["reason"], score=moves,
-                               detail={"goal": self.s["options"]["goal"]}, unit=unit)
+            detail: JSONDict = {"goal": self.s["options"]["goal"]}
+            if forfeit:
+                detail["forfeited_by"] = 0
+            return Result.solo(end["reason"] == "goal", end["reason"], score=moves, detail=detail, unit=unit)
+        detail = {"moves": moves}
+        if forfeit:  # the seat that conceded: the winner's opponent
+            detail["forfeited_by"] = 1 - int(end["winner"])
         if end["winner"] < 0:
-            return Result.draw(None, end["reason"], {"moves": moves}, unit=unit)
-        return Result.win(int(end["winner"]), None, end["reason"], {"moves": moves}, unit=unit)
+            return Result.draw(None, end["reason"], detail, unit=unit)
+        return Result.win(int(end["winner"]), None, end["reason"], detail, unit=unit)
 
     def table_view(self) -> JSONDict:
         """The organiser's table: every button on its cell of the board (nothing is hidden)."""

@@ -40,7 +40,7 @@ import random
 from importlib import resources
 from typing import Any, Callable, ClassVar, Mapping
 
-from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, copy_json, view_zone
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, copy_json, view_zone, whole_number
 
 DATA: JSONDict = json.loads(resources.files("rules.smitten_2").joinpath("smitten-2.json").read_text("utf-8"))
 DESIGNS: tuple[int, ...] = tuple(DATA["designs"])
@@ -51,6 +51,38 @@ WIN_CARDS = int(DATA["win_cards"])
 HAND_SIZES: dict[str, int] = dict(DATA["hand_sizes"])
 SOLO_SIZE = int(DATA["solo_hand"]["size"])
 TALK: tuple[str, ...] = tuple(DATA["talk"])
+#: what may join two indicators in one sentence of table talk (S-8)
+TALK_JOINERS: tuple[str, ...] = tuple(DATA["talk_joiners"])
+
+
+def is_table_talk(words: str) -> bool:
+    """Whether ``words`` are table talk (S-8): one of the indicators, or several joined by a
+    joiner ("I can play, but I don't want to play"). Read left to right, each indicator then a
+    joiner, as the Lua mirror's ``is_talk`` reads it.
+
+    >>> is_table_talk("I can play, but I don't want to play"), is_table_talk("I have the 5")
+    (True, False)
+    """
+    at = 0
+    while True:
+        said = next((w for w in TALK if words.startswith(w, at)), None)
+        if said is None:
+            return False
+        at += len(said)
+        if at == len(words):
+            return True
+        joiner = next((j for j in TALK_JOINERS if words.startswith(j, at)), None)
+        if joiner is None:
+            return False
+        at += len(joiner)
+
+
+def talk_refusal() -> str:
+    """The words of a refused table talk."""
+    return ("Only these may be said, alone or joined by 'but' or 'and': "
+            + "; ".join(f"'{w}'" for w in TALK) + ".")
+#: the section a solo balance refusal cites (the rule table's is the two-player Hard difficulty's)
+SOLO_BALANCE_SECTION: str = DATA["rules"]["balance"]["solo_section"]
 INSTRUCTIONS: dict[str, Any] = DATA["instructions"]
 MOVE_FIELDS: dict[str, tuple[str, ...]] = {
     "play": ("type", "card", "grid"), "flip": ("type", "hand"), "swap": ("type", "card"),
@@ -197,7 +229,7 @@ class SmittenGame(Game):
                   setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "SmittenState":
         opts = self.resolve_options(options)
         if num_players not in (None, 1, 2):
-            raise SetupError(f"{self.id} is for 1 (solo) or 2 players, not {num_players}")
+            raise SetupError(f"{self.id} is for 1 (solo) or 2 players, not {num_players}", field="players")
         solo = num_players == 1
         if setup is not None:
             deck = setup.get("deck") if type(setup) is dict or isinstance(setup, Mapping) else None
@@ -240,7 +272,7 @@ class SmittenGame(Game):
 
     def lua_context(self) -> JSONDict:
         return {"cards": list(CARDS), "columns": COLUMNS, "slots": SLOTS, "neighbours": NEIGHBOURS,
-                "win_cards": WIN_CARDS, "hand_sizes": HAND_SIZES, "solo_size": SOLO_SIZE, "talk": list(TALK),
+                "win_cards": WIN_CARDS, "hand_sizes": HAND_SIZES, "solo_size": SOLO_SIZE, "talk": list(TALK), "talk_joiners": list(TALK_JOINERS), "solo_balance_section": SOLO_BALANCE_SECTION,
                 "instructions": INSTRUCTIONS, "move_types": list(MOVE_TYPES),
                 "move_fields": {t: list(f) for t, f in MOVE_FIELDS.items()}, "data": dict(DATA)}
 
@@ -270,6 +302,17 @@ class SmittenGame(Game):
 
 
 GAME = SmittenGame()
+
+
+def _as_ints(move: Move) -> Move:
+    """``move`` with each whole-number float of an integer field (or of ``value``) made an int
+    (a copy where one changes; the move itself otherwise)."""
+    changed = {k: int(v) for k, v in move.items() if type(v) is float and k in _WHOLE_FIELDS and v.is_integer()}
+    return {**move, **changed} if changed else move
+
+
+#: the move fields that hold a whole number (``value`` may: a column number)
+_WHOLE_FIELDS = frozenset(["value", *(k for _, ints in _TYPED_FIELDS.values() for k in ints)])
 
 
 def _v(rule: str, message: str) -> Verdict:
@@ -375,6 +418,10 @@ class SmittenState(State):
 
     def step(self) -> JSONDict | None:
         return self._data["steps"][0] if self._data["phase"] == "follow" and self._data["steps"] else None
+
+    def any_seat_may(self, move: Any) -> bool:
+        """Table talk, which either player may say at any time of the two-player game (S-8)."""
+        return type(move) is dict and move.get("type") == "say" and self._data["mode"] != "solo"
 
     def deciders(self) -> list[int]:
         if self._pending:  # s's test, written out: asked before every move
@@ -615,9 +662,13 @@ class SmittenState(State):
                 return _v("move-format", f"Field '{key}' must be a string.")
         for key in int_fields:
             if type(move[key]) is not int:
-                return _v("move-format", f"Field '{key}' must be a whole number.")
+                if whole_number(move[key]) is None:
+                    return _v("move-format", f"Field '{key}' must be a whole number.")
+                move = _as_ints(move)  # 1.0 is the whole number 1, as the Lua mirror reads it
         if "value" in move and type(move["value"]) not in (int, str):
-            return _v("move-format", "Field 'value' must be a whole number or a string.")
+            if whole_number(move["value"]) is None:
+                return _v("move-format", "Field 'value' must be a whole number or a string.")
+            move = _as_ints(move)
         if t == "forfeit":
             return Verdict.legal()
         if "card" in move and move["card"] not in _CARD_SET:
@@ -634,10 +685,10 @@ class SmittenState(State):
         s = self._data
         phase = s["phase"]
         if t == "say":
-            if self.solo or phase != "turn":
-                return _v("not-now", "Table talk is for two players deciding who takes the next turn.")
-            if move["words"] not in TALK:
-                return _v("talk", "Only these may be said: " + "; ".join(f"'{w}'" for w in TALK) + ".")
+            if self.solo:
+                return _v("not-now", "Table talk is for the two-player game.")
+            if not is_table_talk(move["words"]):
+                return _v("talk", talk_refusal())
             return Verdict.legal()
         if phase == "follow":
             step = self.step()
@@ -848,7 +899,10 @@ class SmittenState(State):
         if fault == "balance":
             mine = SLOTS - cells.count("") + 1
             other = SLOTS - self._data["grids"][1 - grid].count("")
-            return _v("balance", f"Grid {grid} would have {mine} cards against {other} in the other grid.")
+            verdict = _v("balance", f"Grid {grid} would have {mine} cards against {other} in the other grid.")
+            if self.solo:  # the solo Hard option's own section, not the two-player Hard difficulty's
+                return Verdict(False, "balance", verdict.message, SOLO_BALANCE_SECTION)
+            return verdict
         return _v("left-hand", "The last card placed comes from the left hand (hand 0).")
 
     def _check_step(self, step: JSONDict, move: Move) -> Verdict:
@@ -873,8 +927,34 @@ class SmittenState(State):
             return Verdict.legal()
         grid = move["grid"]
         if not self._follows(step, card, grid):
-            return _v("instruction", f"Card {played} asks: {instruction_text(played)}")
+            return _v("instruction", f"Card {played} asks: {instruction_text(played)} Not met: "
+                                     f"{self._unmet(step, card, grid)}.")
         return self._check_position(card, grid, partner)
+
+    def _unmet(self, step: JSONDict, card: str, grid: int) -> str:
+        """The condition of a placement step that placing ``card`` in ``grid`` fails (one
+        :meth:`_follows` finds), in words; the conditions asked in a fixed order (the Lua
+        mirror's ``unmet``)."""
+        s = self._data
+        played, where = s["played"], step.get("grid")
+        if where == "same" and grid != s["played_grid"]:
+            return f"the card goes in grid {s['played_grid']}, where card {played} was played"
+        if where == "other" and grid == s["played_grid"]:
+            return f"the card goes in the other grid, not grid {grid} where card {played} was played"
+        if where == "not-placed" and grid in s["placed_grids"]:
+            return f"the card goes in a grid not placed in yet, and grid {grid} was"
+        if step.get("row") == "same" and row(card) != row(played):
+            return f"card {card} is not in the row of card {played}"
+        if step.get("column") == "named" and column(card) != s["named"]:
+            return f"card {card} is not in the named column (column {s['named']})"
+        if step.get("empty_in_both"):
+            return f"position {position(card) + 1} is not empty in both grids"
+        which = step.get("card")
+        if which == "named":
+            which = "revealed" if s["named"] == "revealed" else "not-revealed"
+        if which == "revealed":
+            return f"the revealed card {s['revealed']} is placed, not {card}"
+        return f"card {card} was revealed, and another card is placed"
 
     def _follows(self, step: JSONDict, card: str, grid: int) -> bool:
         """Whether placing ``card`` in ``grid`` meets the placement step's conditions (its keys
@@ -925,6 +1005,7 @@ class SmittenState(State):
     # -- effects ----------------------------------------------------------
     def make(self, move: Move) -> None:
         """Make ``move``, already checked."""
+        move = _as_ints(move)
         if self._pending:
             self._settle()
         self._advance(move)

@@ -31,7 +31,7 @@ import random
 from functools import lru_cache, partial
 from typing import Any, Callable, Mapping, Sequence
 
-from rules.core import (Game, IllegalMove, JSONDict, Move, MoveSequence, Result, RuleRef, SetupError, State,
+from rules.core import (shown, Game, IllegalMove, JSONDict, Move, MoveSequence, Result, RuleRef, SetupError, State,
                         Verdict, view_zone)
 from rules.mutate import _strings
 from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_data, load_deck_data,
@@ -363,7 +363,8 @@ class TwinTowerCity(Game):
 
     def _player_options(self, opts: JSONDict, num_players: int) -> JSONDict:
         if num_players not in PLAYER_COUNTS:
-            raise SetupError(f"Twin Tower City is played by 2 players, or by teams of 4 or 6 (not {num_players})")
+            raise SetupError(f"Twin Tower City is played by 2 players, or by teams of 4 or 6 (not {num_players})",
+                             field="players")
         if opts["teams"] and num_players == 2:
             raise SetupError("team play needs 4 or 6 players")
         opts = dict(opts)
@@ -441,7 +442,7 @@ class TwinTowerCity(Game):
             ids = first["starters"] + first["hand"] + second["starters"] + second["hand"]
             if len(ids) != len(set(ids)):
                 raise SetupError(f"setup seats {2 * pair} and {2 * pair + 1} share one deck: a card is dealt twice")
-        return {"coin": coin, "seats": clean}
+        return {"coin": int(coin), "seats": clean}  # 1.0 is the coin 1, as the Lua mirror reads it
 
     def state_from_json(self, data: Mapping[str, Any]) -> "TTCState":
         if not isinstance(data, Mapping) or data.get("game") != self.id:
@@ -939,11 +940,11 @@ class TTCState(State):
             return self._no("move-format", "A move is a JSON object with a \"type\" field.")
         mtype = move.get("type")
         if not isinstance(mtype, str):
-            return self._no("move-format", f"A move's \"type\" is a string, not {mtype!r}: the moves are "
+            return self._no("move-format", f"A move's \"type\" is a string, not {shown(mtype)}: the moves are "
                             + ", ".join(MOVE_FIELDS) + ".")
         fields = MOVE_FIELDS.get(mtype)
         if fields is None:
-            return self._no("move-format", f"Unknown move type {mtype!r}: the moves are "
+            return self._no("move-format", f"Unknown move type {shown(mtype)}: the moves are "
                             + ", ".join(MOVE_FIELDS) + ".")
         if move.keys() != fields:
             missing = sorted(fields - move.keys())
@@ -990,7 +991,7 @@ class TTCState(State):
             return self._no("move-format", f"{mtype} names a card id (a string).")
         card = CARDS.get(cid)
         if card is None:
-            return self._no("unknown-card", f"There is no card {cid!r} in the Twin Tower City deck.")
+            return self._no("unknown-card", f"There is no card {shown(cid)} in the Twin Tower City deck.")
         if self._phase == "nullify":
             n = self._excess(str(self._decider))
             return self._no("nullify-items", f"Round {rnd} is being scored: {str(self._decider).capitalize()} must "

@@ -94,7 +94,7 @@ class TwoAndTwoGame(Game):
     def new_state(self, seed: int | None = 0, options: Mapping[str, Any] | None = None,
                   setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "TwoAndTwoState":
         if num_players not in (None, 2):
-            raise SetupError(f"{self.id} is for exactly 2 players, not {num_players}")
+            raise SetupError(f"{self.id} is for exactly 2 players, not {num_players}", field="players")
         opts = self.resolve_options(options)
         if setup is None:
             deck = list(CARDS)
@@ -129,6 +129,8 @@ class TwoAndTwoGame(Game):
 
 
 def _checked_deck(setup: Mapping[str, Any]) -> list[str]:
+    if not isinstance(setup, Mapping):
+        raise SetupError("the setup must be an object with a 'deck'", field="setup")
     deck = setup.get("deck")
     if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
         raise SetupError("setup.deck must be a list of card ids")

@@ -28,7 +28,7 @@ import random
 from itertools import chain
 from typing import Any, ClassVar, Mapping
 
-from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict
+from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, whole_number
 from rules.mutate import _strings
 from rules.two_by_two import board as B
 
@@ -73,11 +73,12 @@ class TwoByTwoGame(Game):
                   setup: Mapping[str, Any] | None = None, num_players: int | None = None) -> "TwoByTwoState":
         opts = self.resolve_options(options)
         if num_players is not None and num_players not in self.seat_counts():
-            raise SetupError(f"{self.id} is for 2 to 4 players, not {num_players}")
+            raise SetupError(f"{self.id} is for 2 to 4 players, not {num_players}", field="players")
         if setup is not None:
             checked = _checked_setup(setup)
             if num_players is not None and checked["players"] != num_players:
-                raise SetupError(f"setup.players is {checked['players']} but there are {num_players} players")
+                raise SetupError(f"setup.players is {checked['players']} but there are {num_players} players",
+                                 field="players")
             return TwoByTwoState.start(opts, checked)
         rng = random.Random(seed)
         tokens = list(B.TOKENS)
@@ -121,9 +122,11 @@ class TwoByTwoGame(Game):
 
 
 def _checked_setup(setup: Mapping[str, Any]) -> JSONDict:
-    players = setup.get("players")
-    if type(players) is not int or players not in (2, 3, 4):
-        raise SetupError(f"setup.players must be 2, 3 or 4, not {players!r}")
+    if not isinstance(setup, Mapping):
+        raise SetupError("the setup must be an object with 'players', 'layout' and 'removed'", field="setup")
+    players = whole_number(setup.get("players"))  # 2.0 is 2, as the Lua mirror reads it
+    if players not in (2, 3, 4):
+        raise SetupError(f"setup.players must be 2, 3 or 4, not {setup.get('players')!r}")
     layout, removed = setup.get("layout"), setup.get("removed")
     for name, value, n in (("layout", layout, len(B.JUNGLE)), ("removed", removed, B.REMOVED)):
         if not isinstance(value, list) or len(value) != n or not all(isinstance(t, str) for t in value):
@@ -143,6 +146,27 @@ _SEA: frozenset[int] = frozenset(i for i, land in enumerate(B.LAND) if not land)
 _LAND_CELLS: tuple[int, ...] = tuple(i for i, land in enumerate(B.LAND) if land)
 #: the land cells next to the sea.
 _COASTAL: frozenset[int] = frozenset(i for i in _LAND_CELLS if not _SEA.isdisjoint(B.NEIGHBOURS[i]))
+
+
+def _no_animal(s: JSONDict, cell: str, k: int) -> str:
+    """Why there is no face-up animal to rescue on ``cell`` (index ``k``), in words."""
+    if s["flooded"][k]:
+        return f"{cell} is flooded: a water token covers it, and any animal on it drowned."
+    if not B.LAND[k]:
+        return f"{cell} is sea; there is no animal on it."
+    if not s["tokens"][k]:
+        return f"There is no animal left on {cell}."
+    return f"The animal on {cell} is still face down; only a face-up animal can be rescued."
+
+
+def laps(score: int) -> int:
+    """The lap tokens of a final score: a lap for more than 50 points, its flip for more than 100
+    (the rulebook's "more than", so exactly 50 or 100 stays on the lap before).
+
+    >>> [laps(x) for x in (0, 50, 51, 100, 101)]
+    [0, 0, 1, 1, 2]
+    """
+    return max(0, (score - 1) // int(DATA["track_length"]))
 
 
 def _v(rule: str, message: str) -> Verdict:
@@ -184,6 +208,16 @@ class TwoByTwoState(State):
 
     def current_player(self) -> int | None:
         return None if "end" in self.s else int(self.s["turn"])
+
+    def turn_order_note(self, player: Any) -> str:
+        """After a turn ended (a pass or the second ark action), its player's next move is out of
+        turn: the refusal says why (none after the arks are placed, before any water)."""
+        s = self.s
+        n = int(s["players"])
+        if s["phase"] != "water" or type(player) is not int or player != (int(s["turn"]) - 1) % n \
+                or s["water_left"] == B.WATER_TOKENS:
+            return ""
+        return f"{self.seat_name(player)}'s turn ended with its pass or its second ark action."
 
     def is_terminal(self) -> bool:
         return "end" in self.s
@@ -280,11 +314,20 @@ class TwoByTwoState(State):
                        for x, i in enumerate(same) for j in same[x + 1:])
         for i, j in pairs:
             if here in B.NEIGHBOURS[i] or here in B.NEIGHBOURS[j]:
-                # either order names the same pair
+                # either order names the same pair (check accepts both); listed once, in cell order
                 out.append({"type": "rescue", "cells": [B.CELLS[i], B.CELLS[j]]})
-                out.append({"type": "rescue", "cells": [B.CELLS[j], B.CELLS[i]]})
         out.append({"type": "pass"})
         return out
+
+    def same_move(self, move: Any) -> Any:
+        """A rescue with its two spaces in cell order, as :meth:`legal_moves` lists it (check takes
+        either order: the same pair)."""
+        if isinstance(move, dict) and move.get("type") == "rescue":
+            cells = move.get("cells")
+            if isinstance(cells, list) and len(cells) == 2 and all(c in B.CELL_INDEX for c in cells if isinstance(c, str)) \
+                    and all(isinstance(c, str) for c in cells):
+                return {**move, "cells": sorted(cells, key=B.CELL_INDEX.__getitem__)}
+        return move
 
     def choice_moves(self) -> list[Move]:
         """:meth:`legal_moves`, which never lists a forfeit (the game has none)."""
@@ -377,7 +420,7 @@ class TwoByTwoState(State):
             return _v("rescue-pair", "A pair is two animals on two different spaces.")
         for c, k in ((a, i), (b, j)):
             if not s["tokens"][k] or not s["face_up"][k]:
-                return _v("rescue-face-up", f"There is no face-up animal on {c}.")
+                return _v("rescue-face-up", _no_animal(s, c, k))
         x, y = B.species_of(s["tokens"][i]), B.species_of(s["tokens"][j])
         if x != y:
             return _v("rescue-pair", f"{x} on {a} and {y} on {b} are not a pair.")
@@ -474,7 +517,7 @@ class TwoByTwoState(State):
             reason = "shared"
         detail = {"end": end["reason"], "scoring": self.s["options"]["scoring"], "track": track,
                   "ark_points": arks, "animals": animals, "species": species,
-                  "laps": [sc // int(DATA["track_length"]) for sc in scores]}
+                  "laps": [laps(sc) for sc in scores]}
         if len(winners) == n:  # every seat level after both tie-breaks: nobody wins
             return Result.draw(scores, "draw", detail, unit=self.game.score_unit)
         return Result.win(winners, scores, reason, detail, unit=self.game.score_unit)
