@@ -234,3 +234,14 @@ def test_an_animal_dropped_on_the_ark_asks_for_a_rescue_and_a_bad_one_is_refused
         break
     else:
         pytest.fail("no face-up animal away from the ark")
+
+
+def test_the_panel_counts_a_lap_only_past_50_points(save):
+    """Rules: a lap token for "more than 50" points: the panel's lap follows Rules.laps, so a
+    marker on 50 is on its first lap and 51 starts the second (it said "lap 2" at exactly 50)."""
+    table = _new_game(save, ("Red", "Green"))
+    seen = {}
+    for points in (50, 51, 100, 101):
+        table.fake.sandbox.execute(f"Game.state.track[1] = {points}; Table.update_ui()", "laps")
+        seen[points] = table.fake.ui.getValue("tt-score").split("   ")[0]
+    assert seen == {50: "Red 50", 51: "Red 51 (lap 2)", 100: "Red 100 (lap 2)", 101: "Red 101 (lap 3)"}
