@@ -329,6 +329,32 @@ def _splits(length: float, room: float, spans: Sequence[tuple[float, float]]) ->
         n += 1
 
 
+#: A tab shortened to end before a label is never narrower than this, nor lengthened past one
+#: wider than that.
+MIN_TAB_MM, MAX_TAB_MM = 2.0, 30.0
+
+
+def _tab(join: float, length: float, spans: Sequence[tuple[float, float]], room: float) -> float:
+    """The tab's width (mm) beyond a join at fraction ``join`` of a side ``length`` mm long:
+    :data:`OVERLAP_MM`; where that would end inside a label, shortened to end before it (never below
+    :data:`MIN_TAB_MM`) or else lengthened past it when the page has ``room`` (mm) and that takes
+    no more than :data:`MAX_TAB_MM`, so that no label is split at a tile's edge. A label whose box
+    starts at the join itself keeps the plain tab: it ends in the box's empty margin (a label's box
+    is wider than its glyphs, which are centred in it)."""
+    end = join + OVERLAP_MM / length
+    inside = [(lo, hi) for lo, hi in spans if lo + 1e-9 < end < hi - 1e-9]
+    if not inside:
+        return OVERLAP_MM
+    shorter = (min(lo for lo, _ in inside) - join) * length - 0.2
+    if shorter >= MIN_TAB_MM:
+        return shorter
+    longer = (max(hi for _, hi in inside) - join) * length + 0.2
+    end = join + longer / length
+    if longer <= min(room, MAX_TAB_MM) + 1e-9 and not any(lo + 1e-9 < end < hi - 1e-9 for lo, hi in spans):
+        return longer
+    return OVERLAP_MM
+
+
 def board_tiles(card_id: str, image: str, size_mm: tuple[float, float], paper: tuple[float, float],
                 margin: float = MARGIN_MM, *,
                 labels: tuple[Sequence[tuple[float, float]], Sequence[tuple[float, float]]] | None = None
@@ -353,10 +379,12 @@ def board_tiles(card_id: str, image: str, size_mm: tuple[float, float], paper: t
     xs = _splits(w, room_w - OVERLAP_MM, spans_x) if w > room_w + 1e-9 else [0.0, 1.0]
     ys = _splits(h, room_h - OVERLAP_MM, spans_y) if h > room_h + 1e-9 else [0.0, 1.0]
     rows, cols = len(ys) - 1, len(xs) - 1
+    tabs_x = [_tab(xs[c + 1], w, spans_x, room_w - (xs[c + 1] - xs[c]) * w) for c in range(cols - 1)] + [0.0]
+    tabs_y = [_tab(ys[r + 1], h, spans_y, room_h - (ys[r + 1] - ys[r]) * h) for r in range(rows - 1)] + [0.0]
     out = []
     for r in range(rows):
         for c in range(cols):
-            tab = (OVERLAP_MM if c < cols - 1 else 0.0, OVERLAP_MM if r < rows - 1 else 0.0)
+            tab = (tabs_x[c], tabs_y[r])
             part = (xs[c], ys[r], xs[c + 1] + tab[0] / w, ys[r + 1] + tab[1] / h)
             out.append(PrintCard(f"{card_id}-r{r + 1}c{c + 1}", "kit",
                                  KitImage(image, (r, c, rows, cols), size_mm, card_id, part=part, tab=tab),
