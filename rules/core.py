@@ -264,7 +264,7 @@ class Result:
             if self.score is not None:
                 text += f" with {self.count(self.score)}" if self.unit else f", score {self.score}"
             return text
-        tally = self._tally()
+        tally = self._tally(name)
         if self.outcome == "draw":
             return "Draw" + (f", {tally}" if tally else "")
         if self.kind == "teams":
@@ -292,9 +292,10 @@ class Result:
         word = first if n == 1 else first + "s"
         return f"{n} {word}" + (f" {rest}" if rest else "")
 
-    def _tally(self) -> str:
+    def _tally(self, name: Callable[[int], str] = str) -> str:
         """"3 sets to 1" (winners' score first) when the winners share one score and the others
-        another; "4 sets each" when every seat has the same score; else nothing."""
+        another; "4 sets each" when every seat has the same score; "45 points to 40 (Player 1) and
+        38 (Player 3)" when the others differ (every seat's points named, for any seat count)."""
         scores = self.scores
         if not scores or len(scores) < 2 or not all(isinstance(s, (int, float)) for s in scores):
             return ""
@@ -304,8 +305,11 @@ class Result:
             return " to ".join(str(s) for s in scores) if len(scores) == 2 else ""
         ours = {scores[s] for s in self.winners if s < len(scores)}
         theirs = {scores[s] for s in range(len(scores)) if s not in self.winners}
-        if len(ours) != 1 or len(theirs) != 1:
+        if len(ours) != 1:
             return ""
+        if len(theirs) != 1:
+            others = [f"{scores[s]} ({name(s)})" for s in range(len(scores)) if s not in self.winners]
+            return f"{self.count(next(iter(ours)))} to " + ", ".join(others[:-1]) + " and " + others[-1]
         return f"{self.count(next(iter(ours)))} to {next(iter(theirs))}"
 
 

@@ -146,3 +146,34 @@ def test_two_by_two_set_aside_label_is_drawn_once_without_card_outlines_through_
         render_mat(table)
     assert [m.text for m in rec.marks].count("SET ASIDE") == 1
     assert [f for f in rec.findings() if "SET ASIDE" in f] == []
+
+
+def test_two_by_two_placeholder_note_comes_from_the_data() -> None:
+    """The nine species the data marks assumed (A-4) say "placeholder" on their token, as on their
+    card; the three the rules name do not; the note is legible (the rule's size and contrast)."""
+    import json
+    from pathlib import Path
+
+    from tts_builder.tablemat import NOTE_PX, face_notes, render_face, symbol_pictures, table_fonts
+    data = json.loads((Path(__file__).parent.parent / "rules/two_by_two/two-by-two.json").read_text())
+    assumed = {s["id"].upper() for s in data["species"] if s.get("provenance") == "assumed"}
+    assert len(assumed) == 9 and "ZEBRAS" in assumed and "DOVES" not in assumed
+    art = load_table_art("two-by-two")
+    assert face_notes("two-by-two", art) == {label: "placeholder" for label in assumed}
+    assert face_notes("two-by-two", dataclasses.replace(art, face_note={})) == {}
+    layout = load_table_layout("two-by-two")
+    zebra = next(p for p in layout.pieces if p.faces[0].label == "ZEBRAS")
+    symbol = symbol_pictures("two-by-two", art)["ZEBRAS"]
+    rec = Recorder(unit_mm=mm_per_unit("two-by-two"))
+    with rec.active(), legibility.table_picture("zebra", zebra.size / 256):
+        render_face(zebra.faces[0], zebra.shape, cutout=False, note="placeholder", symbol=symbol)
+    notes = [m for m in rec.marks if m.text == "placeholder"]
+    assert len(notes) == 1 and notes[0].em_px >= NOTE_PX and rec.findings() == []
+    pictures = render_kit_pictures(layout)
+    fonts = table_fonts("two-by-two")
+    without = render_face(zebra.faces[0], zebra.shape, cutout=False, symbol=symbol, fonts=fonts)
+    assert pictures[zebra.image(0)].tobytes() != without.tobytes()  # the kit's zebra carries the note
+    doves = next(p for p in layout.pieces if p.faces[0].label == "DOVES")
+    dove_plain = render_face(doves.faces[0], doves.shape, cutout=False, fonts=fonts,
+                             symbol=symbol_pictures("two-by-two", art)["DOVES"])
+    assert pictures[doves.image(0)].tobytes() == dove_plain.tobytes()  # a named species: no note

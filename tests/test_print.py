@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from PIL import Image
 
 from tts_builder.art import load_manifest
 from tts_builder.cli import main
-from tts_builder.printplay import PAPERS, PrintCard, plan_pages, print_cards
+from tts_builder.printplay import OVERLAP_MM, PAPERS, PrintCard, plan_pages, print_cards
 from tts_builder.art.pipeline import Picture
 from tts_builder.art.source import Layout
 
@@ -145,7 +146,7 @@ def test_print_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_the_table_kit_fit_is_printed_at_one_scale_that_fits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tts_builder.build import load_table_layout
-    from tts_builder.printplay import kit_cards
+    from tts_builder.printplay import MIN_TAB_MM, kit_cards, label_spans
 
     assert main(["print", "obren-buttons", "--out", str(tmp_path), "--kit", "fit", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -176,7 +177,7 @@ def test_a_board_larger_than_the_paper_is_printed_at_table_scale_in_tiles(
     63 mm per 2.2 units) in 2 x 2 tiles of 171.8 mm that butt together into the board, the buttons
     at their table size; the PNG is the whole board, saying its printed size."""
     from tts_builder.build import load_table_layout
-    from tts_builder.printplay import kit_cards
+    from tts_builder.printplay import MIN_TAB_MM, kit_cards, label_spans
 
     assert main(["print", "obren-buttons", "--out", str(tmp_path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -187,9 +188,22 @@ def test_a_board_larger_than_the_paper_is_printed_at_table_scale_in_tiles(
     tiles = [c for c in kit if c.card_id.startswith("board-board-")]
     assert [c.card_id for c in tiles] == ["board-board-r1c1", "board-board-r1c2", "board-board-r2c1", "board-board-r2c2"]
     whole = 12 * 63 / 2.2
+    # a tile with a neighbour right or below repeats some of its art: OVERLAP_MM, or less where that
+    # would end inside a label (Obren's labels sit in the cells' top-left corners, just past the join),
+    # or more, past the label, where the page has room
+    tx, ty = tiles[0].face.tab
+    assert MIN_TAB_MM <= tx < OVERLAP_MM and ty > OVERLAP_MM  # across: shortened; down: lengthened past a2
     for tile in tiles:
-        assert tile.size_mm == pytest.approx((whole / 2, whole / 2)) and tile.size_mm[0] <= 210 - 14
-    assert [t.face.box for t in tiles] == [(0, 0, 0.5, 0.5), (0.5, 0, 1, 0.5), (0, 0.5, 0.5, 1), (0.5, 0.5, 1, 1)]
+        r, c = tile.face.tile[:2]
+        assert tile.size_mm == pytest.approx((whole / 2 + tx * (c == 0), whole / 2 + ty * (r == 0)))
+        assert tile.size_mm[0] <= 210 - 14
+    tx, ty = tx / whole, ty / whole
+    assert [t.face.box for t in tiles] == [pytest.approx(b) for b in [
+        (0, 0, 0.5 + tx, 0.5 + ty), (0.5, 0, 1, 0.5 + ty), (0, 0.5, 0.5 + tx, 1), (0.5, 0.5, 1, 1)]]
+    xs, ys = label_spans(layout.boards[0], "obren-buttons")  # no label cut at a tab's edge either
+    for t in tiles:
+        assert not any(lo + 1e-9 < t.face.box[2] < hi - 1e-9 for lo, hi in xs)
+        assert not any(lo + 1e-9 < t.face.box[3] < hi - 1e-9 for lo, hi in ys)
     button = next(c for c in kit if c.card_id == "white-1")
     assert button.size_mm[0] == pytest.approx(1.5 * 63 / 2.2)  # the buttons at the table's scale too
     folder = tmp_path / "obren-buttons" / "print"
@@ -206,7 +220,7 @@ def test_a_board_larger_than_the_paper_is_printed_at_table_scale_in_tiles(
         text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
                               check=True).stdout
         for place in ("row 1, column 1 of 2 x 2", "row 2, column 2 of 2 x 2"):
-            assert f"board-board {place}: cut on the marks, butt the edges" in text
+            assert f"board-board {place}: cut on the marks, lay the next tile's edge on the dashed line" in text
 
 
 def test_print_reports_each_step_to_its_progress_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -308,10 +322,68 @@ def test_boards_are_tiled_without_splitting_a_cell_label() -> None:
         for tile in tiles:
             box = tile.face.box
             assert box is not None
+            w, h = board.size[0] * 63 / 2.2, board.size[1] * 63 / 2.2
+            # the joins (the tile's edges less its tabs) lie beside the labels, and the tab is OVERLAP_MM
+            assert tile.face.tab in {(0.0, 0.0), (OVERLAP_MM, 0.0), (0.0, OVERLAP_MM), (OVERLAP_MM, OVERLAP_MM)}
+            # the tab's own edge: Smitten's labels start at the joins, so no tab can end before one
+            # and none shorter than MAX_TAB_MM passes one: the plain tab ends in the label box's
+            # margin, well before its glyphs (centred, under half the box wide)
+            for edge, spans, side in ((box[2], xs, w), (box[3], ys, h)):
+                for lo, hi in spans:
+                    if lo + 1e-9 < edge < hi - 1e-9:
+                        assert (edge - lo) * side == pytest.approx(OVERLAP_MM) and (edge - lo) < (hi - lo) / 4
+            box = (box[0], box[1], box[2] - tile.face.tab[0] / w, box[3] - tile.face.tab[1] / h)
             for cut in (box[0], box[2]):
                 assert not any(lo + 1e-9 < cut < hi - 1e-9 for lo, hi in xs), (tile.card_id, cut)
             for cut in (box[1], box[3]):
                 assert not any(lo + 1e-9 < cut < hi - 1e-9 for lo, hi in ys), (tile.card_id, cut)
             assert tile.size_mm[0] <= PAPERS["a4"][0] - 14 + 1e-6 and tile.size_mm[1] <= PAPERS["a4"][1] - 14 + 1e-6
-        # the tiles cover the board exactly, edge to edge
-        assert sum(t.size_mm[0] * t.size_mm[1] for t in tiles) == pytest.approx(board.size[0] * board.size[1] * (63 / 2.2) ** 2)
+        # less their tabs, the tiles cover the board exactly, edge to edge
+        assert sum((t.size_mm[0] - t.face.tab[0]) * (t.size_mm[1] - t.face.tab[1]) for t in tiles) == \
+            pytest.approx(board.size[0] * board.size[1] * (63 / 2.2) ** 2)
+        # each tab repeats exactly the first OVERLAP_MM of the neighbour it goes under
+        by_place = {t.face.tile[:2]: t.face for t in tiles}
+        for (r, c), face in by_place.items():
+            if (r, c + 1) in by_place:
+                assert face.box[2] - by_place[(r, c + 1)].box[0] == pytest.approx(face.tab[0] / (board.size[0] * 63 / 2.2))
+            if (r + 1, c) in by_place:
+                assert face.box[3] - by_place[(r + 1, c)].box[1] == pytest.approx(face.tab[1] / (board.size[1] * 63 / 2.2))
+
+
+def test_tile_joins_carry_registration_marks_that_meet_and_a_shaded_tab() -> None:
+    """Across every join the registration circles of the two tiles fall on the same points of the
+    board (the tab's tile draws them on its dashed line, the neighbour on its edge), and the tab's
+    art is washed lighter while the tile's own art is untouched."""
+    from tts_builder.build import load_table_layout
+    from tts_builder.printplay import KitImage, Slot, join_marks, kit_cards, shade_tab
+
+    layout = load_table_layout("obren-buttons")
+    kit, _ = kit_cards(layout, 63 / 2.2, PAPERS["a4"])
+    tiles = {c.face.tile[:2]: c for c in kit if isinstance(c.face, KitImage) and c.face.tile is not None}
+    assert len(tiles) == 4
+
+    def on_board(card: Any) -> tuple[list[tuple[float, float, float, float]], set[tuple[float, float]]]:
+        face = card.face
+        ox, oy = face.box[0] * face.whole_mm[0], face.box[1] * face.whole_mm[1]  # the tile's corner on the board
+        lines, circles = join_marks(Slot(0.0, 0.0, card.size_mm[0], card.size_mm[1], card), face)
+        return ([(x0 + ox, y0 + oy, x1 + ox, y1 + oy) for x0, y0, x1, y1 in lines],
+                {(round(x + ox, 6), round(y + oy, 6)) for x, y in circles})
+
+    marks = {place: on_board(card) for place, card in tiles.items()}
+    half = 12 * 63 / 2.2 / 2
+    # r1c1's tab lines: where r1c2's left edge and r2c1's top edge lie on the board
+    assert [ln[0] for ln in marks[(0, 0)][0] if ln[0] == ln[2]] == [pytest.approx(half)]
+    assert [ln[1] for ln in marks[(0, 0)][0] if ln[1] == ln[3]] == [pytest.approx(half)]
+    right = {p for p in marks[(0, 0)][1] if abs(p[0] - half) < 1e-6}
+    assert len(right) == 2 and right <= marks[(0, 1)][1]  # the same circles, on the neighbour's left edge
+    below = {p for p in marks[(0, 0)][1] if abs(p[1] - half) < 1e-6}
+    assert len(below) == 2 and below <= marks[(1, 0)][1]
+    assert marks[(1, 1)][0] == []  # the last tile has no tab
+    # the tab is washed towards white; the rest of the tile is the board's art unchanged
+    face = tiles[(0, 0)].face
+    img = Image.new("RGB", (400, 400), (40, 40, 40))
+    shaded = shade_tab(img, face)
+    tab_px = round(400 * face.tab[0] / tiles[(0, 0)].size_mm[0])
+    assert shaded.getpixel((399, 100))[0] > 120 and shaded.getpixel((100, 399))[0] > 120
+    assert shaded.getpixel((400 - tab_px - 3, 100)) == (40, 40, 40)
+    assert shade_tab(img, tiles[(1, 1)].face) is img

@@ -126,3 +126,28 @@ def test_show_draws_boards_as_text() -> None:
     rows = [ln for ln in island.splitlines() if ln.startswith("    ") and ("~" in ln or "#" in ln)]
     assert len(rows) >= 13  # the island's 13 rows of hexes
     assert max(len(ln) for ln in island.splitlines()) <= 400  # no 1,800-character line
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_two_by_two_result_sentence_names_every_seats_points_as_show_does(players: int) -> None:
+    """validate's sentence names the points of every seat (3 and 4 players too, not "(most-points)"),
+    and they are the totals show's and replay's result lines give each seat."""
+    for seed in range(1, 9):
+        transcript = play_game("two-by-two", seed, num_players=players)
+        report = validate_data(transcript, "t.json")
+        result = report.result
+        assert report.finished and result
+        summary = report.summary()
+        sentence = report.result_text()
+        assert "(most-" not in sentence and sentence in summary
+        scores = result["scores"]
+        named = [int(n) for n in re.findall(r"(\d+)(?= points?\b| \(Player| and |$| each)", sentence)]
+        assert sorted(set(named)) == sorted(set(scores)), (sentence, scores)
+        trace = trace_data(transcript, "t.json")
+        lines = trace.result_lines()
+        for seat, total in enumerate(scores):
+            assert f"{trace.seat(seat)}: {_plural(total, 'point')}" in "\n".join(lines)
+            if len(set(scores)) == players and seat not in report.outcome.winners and players > 2:
+                assert f"{total} ({trace.seat(seat)})" in sentence, (sentence, seat)
+        assert f"finished: {sentence}" in show_text(trace)
+        assert page_data(trace)["result"] == sentence

@@ -14,8 +14,10 @@ The pictures are drawn by the art pipeline's own renderer, the same pixels the b
 (its cache keeps them at the TTS sheet sizes, not at print size), cut at the layout's cut box for the PDF; the physical size is the layout's ``size_mm``
 in ``art_src/<game>/art.json``. After the cards comes the table kit (``table.json``: boards, pieces,
 stacks of tiles, drawn as the build draws them) at the cards' scale on the table: a board larger
-than the paper is printed in equal tiles, each with its crop marks, to cut and butt together (the
-footer names each tile's row and column); ``kit="fit"`` instead shrinks the whole kit to one scale
+than the paper is printed in tiles joined beside the cells' labels, each with its crop marks and a
+shaded glue tab repeating :data:`OVERLAP_MM` of its neighbour's art, a dashed line where the
+neighbour's edge goes and registration circles halved across each join (the footer names each
+tile's row and column); ``kit="fit"`` instead shrinks the whole kit to one scale
 at which every board fits a page. Art components too large for the page are scaled to fit, with a note. Same inputs, same bytes: the PDF's dates and
 ID are fixed.
 """
@@ -63,6 +65,12 @@ TOKEN_GAP_MM = 2 * BLEED_MM + 1.0
 SHAPED = ("circle", "hex", "rounded")
 #: ``--kit fit`` never prints a piece smaller than this (or than its size at the table, if smaller).
 MIN_TOKEN_MM = 16.0
+#: A tile with a neighbour to its right or below repeats this much of the neighbour's art (the
+#: glue tab, shaded), with a dashed line where the neighbour's edge goes and corner marks where its
+#: corners go: cut each tile on its crop marks, lay the neighbour over the tab on the dashed line.
+OVERLAP_MM = 6.0
+#: How much of a tab's art shows through its shading (1: none shaded).
+TAB_SHADE = 0.55
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,7 @@ class KitImage:
     shape: str = ""  # a piece's shape (circle, hex, rounded, square); "" for a board
     part: tuple[float, float, float, float] | None = None  # a tile's box (fractions) when not an equal split
     bleed: float = 0.0  # the art beyond the cut line, as a fraction of the piece's size, each side
+    tab: tuple[float, float] = (0.0, 0.0)  # mm on the right and at the bottom repeating the neighbour's art
 
     @property
     def box(self) -> tuple[float, float, float, float] | None:
@@ -320,37 +329,67 @@ def _splits(length: float, room: float, spans: Sequence[tuple[float, float]]) ->
         n += 1
 
 
+#: A tab shortened to end before a label is never narrower than this, nor lengthened past one
+#: wider than that.
+MIN_TAB_MM, MAX_TAB_MM = 2.0, 30.0
+
+
+def _tab(join: float, length: float, spans: Sequence[tuple[float, float]], room: float) -> float:
+    """The tab's width (mm) beyond a join at fraction ``join`` of a side ``length`` mm long:
+    :data:`OVERLAP_MM`; where that would end inside a label, shortened to end before it (never below
+    :data:`MIN_TAB_MM`) or else lengthened past it when the page has ``room`` (mm) and that takes
+    no more than :data:`MAX_TAB_MM`, so that no label is split at a tile's edge. A label whose box
+    starts at the join itself keeps the plain tab: it ends in the box's empty margin (a label's box
+    is wider than its glyphs, which are centred in it)."""
+    end = join + OVERLAP_MM / length
+    inside = [(lo, hi) for lo, hi in spans if lo + 1e-9 < end < hi - 1e-9]
+    if not inside:
+        return OVERLAP_MM
+    shorter = (min(lo for lo, _ in inside) - join) * length - 0.2
+    if shorter >= MIN_TAB_MM:
+        return shorter
+    longer = (max(hi for _, hi in inside) - join) * length + 0.2
+    end = join + longer / length
+    if longer <= min(room, MAX_TAB_MM) + 1e-9 and not any(lo + 1e-9 < end < hi - 1e-9 for lo, hi in spans):
+        return longer
+    return OVERLAP_MM
+
+
 def board_tiles(card_id: str, image: str, size_mm: tuple[float, float], paper: tuple[float, float],
                 margin: float = MARGIN_MM, *,
                 labels: tuple[Sequence[tuple[float, float]], Sequence[tuple[float, float]]] | None = None
                 ) -> list[PrintCard]:
-    """A board as one card when it fits inside the margin, else as the fewest equal tiles that do,
-    row by row (ids ``<card_id>-r1c2``): cut on the crop marks, butted edge to edge they make the
-    board at ``size_mm``.
+    """A board as one card when it fits inside the margin, else as the fewest tiles that do, row by
+    row (ids ``<card_id>-r1c2``), each joined to the next beside the cells' ``labels`` (never through
+    one): a tile with a neighbour to its right or below carries :data:`OVERLAP_MM` of that
+    neighbour's art as a glue tab (:attr:`KitImage.tab`); cut on the crop marks and laid on the
+    tabs, the tiles make the board at ``size_mm``.
 
     >>> [c.card_id for c in board_tiles("board-b", "b.png", (300.0, 100.0), (210.0, 297.0))]
     ['board-b-r1c1', 'board-b-r1c2']
-    >>> board_tiles("board-b", "b.png", (300.0, 100.0), (210.0, 297.0))[1].size_mm
-    (150.0, 100.0)
+    >>> [c.size_mm for c in board_tiles("board-b", "b.png", (300.0, 100.0), (210.0, 297.0))]
+    [(156.0, 100.0), (150.0, 100.0)]
     """
     w, h = size_mm
-    cols = max(1, math.ceil(w / (paper[0] - 2 * margin) - 1e-9))
-    rows = max(1, math.ceil(h / (paper[1] - 2 * margin) - 1e-9))
-    if cols == rows == 1:
+    room_w, room_h = paper[0] - 2 * margin, paper[1] - 2 * margin
+    if w <= room_w + 1e-9 and h <= room_h + 1e-9:
         return [PrintCard(card_id, "kit", KitImage(image), None, size_mm)]
-    if labels is not None:  # cut beside the cells' labels, never through one
-        xs = _splits(w, paper[0] - 2 * margin, labels[0]) if cols > 1 else [0.0, 1.0]
-        ys = _splits(h, paper[1] - 2 * margin, labels[1]) if rows > 1 else [0.0, 1.0]
-        n_rows, n_cols = len(ys) - 1, len(xs) - 1
-        return [PrintCard(f"{card_id}-r{r + 1}c{c + 1}", "kit",
-                          KitImage(image, (r, c, n_rows, n_cols), size_mm, card_id,
-                                   part=(xs[c], ys[r], xs[c + 1], ys[r + 1])),
-                          None, ((xs[c + 1] - xs[c]) * w, (ys[r + 1] - ys[r]) * h))
-                for r in range(n_rows) for c in range(n_cols)]
-    return [PrintCard(f"{card_id}-r{r + 1}c{c + 1}", "kit",
-                      KitImage(image, (r, c, rows, cols), size_mm, card_id),
-                      None, (w / cols, h / rows))
-            for r in range(rows) for c in range(cols)]
+    spans_x, spans_y = labels if labels is not None else ((), ())
+    # a side that needs cutting leaves room for the tab on the page
+    xs = _splits(w, room_w - OVERLAP_MM, spans_x) if w > room_w + 1e-9 else [0.0, 1.0]
+    ys = _splits(h, room_h - OVERLAP_MM, spans_y) if h > room_h + 1e-9 else [0.0, 1.0]
+    rows, cols = len(ys) - 1, len(xs) - 1
+    tabs_x = [_tab(xs[c + 1], w, spans_x, room_w - (xs[c + 1] - xs[c]) * w) for c in range(cols - 1)] + [0.0]
+    tabs_y = [_tab(ys[r + 1], h, spans_y, room_h - (ys[r + 1] - ys[r]) * h) for r in range(rows - 1)] + [0.0]
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            tab = (tabs_x[c], tabs_y[r])
+            part = (xs[c], ys[r], xs[c + 1] + tab[0] / w, ys[r + 1] + tab[1] / h)
+            out.append(PrintCard(f"{card_id}-r{r + 1}c{c + 1}", "kit",
+                                 KitImage(image, (r, c, rows, cols), size_mm, card_id, part=part, tab=tab),
+                                 None, ((xs[c + 1] - xs[c]) * w + tab[0], (ys[r + 1] - ys[r]) * h + tab[1])))
+    return out
 
 
 def write_pdf(pages: Sequence[Page], paper: tuple[float, float], picture: Callable[[Art], Image.Image],
@@ -378,6 +417,8 @@ def write_pdf(pages: Sequence[Page], paper: tuple[float, float], picture: Callab
                 pdf.image(picture(pic), x=slot.x - b, y=slot.y - b, w=slot.w + 2 * b, h=slot.h + 2 * b)
             else:
                 pdf.image(picture(pic), x=slot.x, y=slot.y, w=slot.w, h=slot.h)
+            if isinstance(pic, KitImage) and pic.tile is not None and page.side == "fronts":
+                _join_marks(pdf, slot, pic)
         pdf.set_draw_color(0, 0, 0)
         pdf.set_line_width(MARK_WIDTH_MM)
         if page.shaped:  # the cut line on each piece's shape (on the fronts: cut from the front)
@@ -399,9 +440,77 @@ def write_pdf(pages: Sequence[Page], paper: tuple[float, float], picture: Callab
                 else f"backs of fronts {front_no}/{fronts}, flip on the long edge")
         tiles = [s.card.face for s in page.slots if isinstance(s.card.face, KitImage) and s.card.face.board]
         if tiles:  # which part of which board, to put the tiles together
-            what += f"; {tiles[0].board} " + ", ".join(t.place for t in tiles) + ": cut on the marks, butt the edges"
+            what += (f"; {tiles[0].board} " + ", ".join(t.place for t in tiles) + ": cut on the marks, lay the next "
+                     "tile's edge on the dashed line over the shaded tab, half circles matched")
         _footer(pdf, f"{title}: {what}", page, paper)
     return bytes(pdf.output())
+
+
+def join_marks(slot: Slot, pic: KitImage) -> tuple[list[tuple[float, float, float, float]], list[tuple[float, float]]]:
+    """Where a tile's joins are marked (mm on the page): the dashed lines its neighbours' edges go on
+    (over its tabs), and the centres of the registration circles, on those lines and on its own edges
+    that go over a neighbour's tab, at a quarter and three quarters along the join, so that each
+    circle is whole when the two tiles lie together."""
+    assert pic.tile is not None
+    r, c, _rows, _cols = pic.tile
+    k = slot.w / (slot.card.size_mm[0] or 1)  # the page's mm per tile mm (1 unless scaled)
+    own_w, own_h = slot.w - pic.tab[0] * k, slot.h - pic.tab[1] * k
+    lines, circles = [], []
+    if pic.tab[0]:
+        x = slot.x + own_w
+        lines.append((x, slot.y, x, slot.y + slot.h))
+        circles += [(x, slot.y + own_h * f) for f in (0.25, 0.75)]
+    if pic.tab[1]:
+        y = slot.y + own_h
+        lines.append((slot.x, y, slot.x + slot.w, y))
+        circles += [(slot.x + own_w * f, y) for f in (0.25, 0.75)]
+    if c > 0:
+        circles += [(slot.x, slot.y + own_h * f) for f in (0.25, 0.75)]
+    if r > 0:
+        circles += [(slot.x + own_w * f, slot.y) for f in (0.25, 0.75)]
+    return lines, circles
+
+
+JOIN_CIRCLE_MM = 3.0  # a registration circle's radius
+
+
+def _join_marks(pdf: Any, slot: Slot, pic: KitImage) -> None:
+    lines, circles = join_marks(slot, pic)
+    for colour, width in (((255, 255, 255), 0.7), ((0, 0, 0), 0.25)):  # black on a white halo: seen on any art
+        pdf.set_draw_color(*colour)
+        pdf.set_line_width(width)
+        with pdf.local_context():
+            pdf.set_dash_pattern(dash=2.0, gap=1.5)
+            for x0, y0, x1, y1 in lines:
+                pdf.line(x0, y0, x1, y1)
+        rad = JOIN_CIRCLE_MM
+        for x, y in circles:
+            pdf.circle(x, y, rad, style="D")
+            pdf.line(x - rad * 1.5, y, x + rad * 1.5, y)
+            pdf.line(x, y - rad * 1.5, x, y + rad * 1.5)
+
+
+def shade_tab(img: Image.Image, pic: KitImage) -> Image.Image:
+    """The tile's picture with its tabs (the neighbours' art it repeats) washed towards white, so
+    that a player sees what goes under the next tile."""
+    if pic.tab == (0.0, 0.0) or pic.whole_mm is None:
+        return img
+    box = pic.box
+    assert box is not None
+    px_x = img.width / ((box[2] - box[0]) * pic.whole_mm[0])
+    px_y = img.height / ((box[3] - box[1]) * pic.whole_mm[1])
+    out = img.convert("RGB")
+    white = Image.new("RGB", out.size, "white")
+    washed = Image.blend(out, white, 1 - TAB_SHADE)
+    from PIL import ImageDraw
+    mask = Image.new("L", out.size, 0)
+    d = ImageDraw.Draw(mask)
+    if pic.tab[0]:
+        d.rectangle((out.width - round(pic.tab[0] * px_x), 0, out.width, out.height), fill=255)
+    if pic.tab[1]:
+        d.rectangle((0, out.height - round(pic.tab[1] * px_y), out.width, out.height), fill=255)
+    out.paste(washed, (0, 0), mask)
+    return out
 
 
 def cut_outline(shape: str, x: float, y: float, w: float, h: float) -> list[tuple[float, float]]:
@@ -558,8 +667,8 @@ def print_game(game_id: str, out_root: Path, paper_name: str = "a4", *, backs: b
                 return whole
             if pic not in tiles:
                 left, top, right, bottom = box
-                tiles[pic] = whole.crop((round(left * whole.width), round(top * whole.height),
-                                         round(right * whole.width), round(bottom * whole.height)))
+                tiles[pic] = shade_tab(whole.crop((round(left * whole.width), round(top * whole.height),
+                                                   round(right * whole.width), round(bottom * whole.height))), pic)
             return tiles[pic]
         if pic.digest not in trimmed:
             trimmed[pic.digest] = trim(render(pic), pic.layout, pic.dpi)
@@ -647,7 +756,8 @@ def print_command(game_id: str, out_root: Path, paper_name: str = "a4", *, backs
     print(f"{game_id}: {result.cards} card(s){kit_text} on {result.pages} {paper} page(s) ({sides}) -> {result.pdf}")
     for board, cols, rows in result.tiled:
         print(f"{board}: at the table's scale in {cols * rows} tiles ({rows} row(s) of {cols}); "
-              f"cut on the marks and butt the edges (--kit fit shrinks the kit to fit a page)")
+              f"cut on the marks, lay each tile's edge on the dashed line over its neighbour's shaded tab, "
+              f"half circles matched (--kit fit shrinks the kit to fit a page)")
     print(f"{result.pngs} PNG(s) at the render resolution, bleed included -> {result.pdf.parent / 'png'}")
     if result.scaled:
         print(f"note: {len(result.scaled)} component(s) larger than the page printed smaller than life: "

@@ -473,10 +473,11 @@ def _bar(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, floa
 
 
 def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = TableFonts(),
-                symbol: Image.Image | None = None) -> Image.Image:
+                symbol: Image.Image | None = None, note: str = "") -> Image.Image:
     """One face of a piece: the shape filled with the face colour, its label centred (or, with a
-    ``symbol`` picture, the symbol on a light disc and the label under it). ``cutout`` (tokens, which
-    TTS cuts out of the image) leaves the outside transparent."""
+    ``symbol`` picture, the symbol on a light disc and the label under it, and ``note`` small under
+    that: "placeholder"). ``cutout`` (tokens, which TTS cuts out of the image) leaves the outside
+    transparent."""
     n = PIECE_PX
     img = Image.new("RGBA", (n, n), (0, 0, 0, 0) if cutout else _hex(face.color) + (255,))
     draw = ImageDraw.Draw(img)
@@ -515,11 +516,33 @@ def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = Tab
         draw.rounded_rectangle(band, radius=(band[3] - band[1]) // 2, fill=_SYMBOL_DISC + (255,), outline=edge, width=3)
         _text(draw, face.label, (band[0] + 8, band[1] + 4, band[2] - 8, band[3] - 3),
               ink_on(_SYMBOL_DISC, _hex(face.text_color), ()), n // 8, face=fonts.label)
+        if note:  # under the name, inside the hex's lower point; 18 px is 2.5 mm on a 1.25-unit token
+            _text(draw, note, (round(n * 0.3), band[3] + 3, n - round(n * 0.3), round(n * 0.91)),
+                  ink_on(_hex(face.color), (16, 16, 16), ((255, 255, 255),)), NOTE_PX, face=fonts.label)
     else:
         _text(draw, face.label, (n // 6, n // 6, n - n // 6, n - n // 6),
               ink_on(_hex(face.color), _hex(face.text_color), ()), n // 3, wrap=True, face=fonts.label)
     legibility.settle(img)
     return img if cutout else img.convert("RGB")
+
+
+#: A face note's size (px of :data:`PIECE_PX`): at least 2.1 mm on the smallest noted token.
+NOTE_PX = 18
+
+
+def face_notes(game_id: str, art: TableArt) -> dict[str, str]:
+    """Face label -> the note ``art.face_note`` puts on it: for each component row of the game's data
+    for which the note's ``when`` holds, the face labelled with the row's key in capitals."""
+    if not art.face_note:
+        return {}
+    from tts_builder.art.render import evaluate
+    source = load_art_source(game_id)
+    out = {}
+    for row in source.rows:
+        ctx = {**row.fields, "row": dict(row.fields), "game": dict(source.game)}
+        if evaluate(art.face_note["when"], ctx, f"{source.origin}: table.face_note.when"):
+            out[row.key.upper()] = art.face_note["text"]
+    return out
 
 
 #: The light disc an animal symbol is drawn on (the species card's paper).
@@ -547,6 +570,7 @@ def render_kit_pictures(layout: TableLayout) -> dict[str, Image.Image]:
     fonts = table_fonts(layout.game_id)
     art = load_table_art(layout.game_id)
     symbols = symbol_pictures(layout.game_id, art)
+    notes = face_notes(layout.game_id, art)
     for board in layout.boards:
         with legibility.table_picture(board.image, 1 / board.pixels_per_unit):
             out[board.image] = render_board(board, fonts, art.board(board.name))
@@ -555,7 +579,8 @@ def render_kit_pictures(layout: TableLayout) -> dict[str, Image.Image]:
         for side, face in enumerate(piece.faces):
             with legibility.table_picture(piece.image(side), piece.size / PIECE_PX):
                 out[piece.image(side)] = render_face(face, piece.shape, cutout=cutout, fonts=fonts,
-                                                     symbol=symbols.get(face.label))
+                                                     symbol=symbols.get(face.label),
+                                                     note=notes.get(face.label, "") if face.label in symbols else "")
     for st in layout.stacks:
         for side, face in enumerate(st.faces):
             with legibility.table_picture(st.image(side), st.size / PIECE_PX):

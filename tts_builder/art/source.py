@@ -626,6 +626,10 @@ class TableArt:
 
     boards: Mapping[str, BoardArt] = field(default_factory=dict)
     face_symbols: Mapping[str, str] = field(default_factory=dict)
+    #: ``face_note``: a note (``text``) drawn small on the face of every component row for which
+    #: ``when`` (an expression over the row, as a layer's ``when``) holds; a row's face is the one
+    #: labelled with the row's key in capitals (Two by Two: "placeholder" on the assumed species).
+    face_note: Mapping[str, str] = field(default_factory=dict)
 
     def board(self, name: str) -> BoardArt:
         return self.boards.get(name, BoardArt())
@@ -636,7 +640,7 @@ _CELL_LABELS = ("ids", "numbers", "none")
 
 def _table_art(raw: Any, origin: str, shapes: Mapping[str, Any] | None) -> TableArt:
     t = _obj(raw, "table", origin)
-    _keys(t, {"boards", "face_symbols", "comment"}, "table", origin)
+    _keys(t, {"boards", "face_symbols", "face_note", "comment"}, "table", origin)
     boards: dict[str, BoardArt] = {}
     for name, b in _obj(t.get("boards", {}), "table.boards", origin).items():
         where = f"table.boards.{name}"
@@ -662,7 +666,15 @@ def _table_art(raw: Any, origin: str, shapes: Mapping[str, Any] | None) -> Table
         if shapes is not None and name not in shapes:
             raise InputError(f"{origin}: table.face_symbols.{label}: no shape {name!r} in 'shapes'")
         symbols[label] = name
-    return TableArt(boards, symbols)
+    note: dict[str, str] = {}
+    if "face_note" in t:
+        raw_note = _obj(t["face_note"], "table.face_note", origin)
+        _keys(raw_note, {"text", "when", "comment"}, "table.face_note", origin)
+        for key in ("text", "when"):
+            if key not in raw_note:
+                raise InputError(f"{origin}: table.face_note.{key}: missing")
+            note[key] = _str(raw_note[key], f"table.face_note.{key}", origin)
+    return TableArt(boards, symbols, note)
 
 
 def load_table_art(game_id: str, *, root: Traversable | Path | None = None) -> TableArt:
