@@ -245,3 +245,22 @@ def test_the_panel_counts_a_lap_only_past_50_points(save):
         table.fake.sandbox.execute(f"Game.state.track[1] = {points}; Table.update_ui()", "laps")
         seen[points] = table.fake.ui.getValue("tt-score").split("   ")[0]
     assert seen == {50: "Red 50", 51: "Red 51 (lap 2)", 100: "Red 100 (lap 2)", 101: "Red 101 (lap 3)"}
+
+
+@pytest.mark.parametrize("lone", ["White", "Blue", "Green"])
+def test_a_lone_tester_plays_a_hot_seat_game_by_changing_colour(save, lone):
+    table = Island(save, (lone,))
+    table.click(lone, "ttNewGame")
+    t = table.transcript()
+    seats = ["Red", "Green"]  # the two-player arks' seats
+    assert [p["color"] for p in t["players"]] == seats and t["setup"]["players"] == 2
+    assert any(m.text.startswith("Hot seat: one player plays Red and Green") for m in table.fake.broadcasts)
+    if lone != "Green":  # not a seat of this game (or not the one to move): refused
+        table.drop_on(lone, "ark-red", "-3,6")
+        assert table.transcript()["moves"] == []
+    table.fake.unseat(lone)
+    for color, cell in zip(seats, ("-3,6", "3,3")):  # the tester moves to each seat in turn
+        table.fake.seat(color)
+        table.drop_on(color, f"ark-{color.lower()}", cell)
+        table.fake.unseat(color)
+    assert [m["player"] for m in table.transcript()["moves"]] == [0, 1]
