@@ -40,14 +40,14 @@ def ok(proc: subprocess.CompletedProcess[str]) -> str:
     return proc.stdout
 
 
-@pytest.mark.parametrize("like, players", [("board", "2"), ("tiles", "2-4")])
-def test_a_new_game_passes_the_whole_chain(tmp_path: Path, like: str, players: str) -> None:
+@pytest.mark.parametrize("like, players, cards", [("board", "2", 0), ("tiles", "2-4", 0), ("cards", "2-4", 18)])
+def test_a_new_game_passes_the_whole_chain(tmp_path: Path, like: str, players: str, cards: int) -> None:
     root = copy_project(tmp_path / "repo")
     out = ok(run(root, "-m", "tts_builder", "new", "drop-four", "--like", like, "--players", players))
     assert "rules/registry.py" in out
     assert '"drop-four": "rules.drop_four:GAME"' in (root / "rules" / "registry.py").read_text()
     built = ok(run(root, "-m", "tts_builder", "build", "drop-four"))
-    assert "0 cards" in built
+    assert f" {cards} cards" in built
     ok(run(root, "-m", "tts_builder", "simulate", "drop-four", "--games", "4", "--out", "sim"))
     transcripts = sorted(str(p) for p in (root / "sim").glob("drop-four-*.json"))
     assert len(transcripts) == 4
@@ -63,7 +63,7 @@ def test_a_new_game_passes_the_whole_chain(tmp_path: Path, like: str, players: s
     (["new", "drop-four", "--players", "5"], "--players: expected N or N-M"),
     (["new", "drop-four", "--players", "3-2"], "--players: expected N or N-M"),
     (["new", "drop-four", "--like", "dice"], "--like: expected one of board, tiles, cards"),
-    (["new", "drop-four", "--like", "cards"], "--like cards: no card scaffold yet"),
+    (["new", "drop-four", "--like", "cards", "--players", "1-2"], "--players: expected N or N-M"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
                                           message: str) -> None:

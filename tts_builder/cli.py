@@ -451,7 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("new", help="write a new, complete, minimal game into this checkout (docs/authoring.md)")
     p.add_argument("game", metavar="GAME", help="the new game's id: lowercase words joined by '-' (drop-four)")
-    p.add_argument("--like", default="board", help="board (discs on a board) or tiles (square tiles); cards is not written yet")
+    p.add_argument("--like", default="board", help="board (discs on a board), tiles (square tiles) or cards (a deck, hands and a pile)")
     p.add_argument("--players", default="2", metavar="N-M", help="the seat counts, N or N-M (2 to 4)")
     p.add_argument("--root", default=".", metavar="DIR", help="the checkout to write into (default: here)")
     p.set_defaults(func=cmd_new)

@@ -4,9 +4,11 @@ into a checkout of the project (docs/authoring.md is the contract it keeps).
 The game as written is a drop-a-disc game on a 7x6 board (``--like board``: round discs; ``--like
 tiles``: square tiles), no cards, its glue on the shared runtime (``runtime/board.lua.j2``,
 ``runtime/controls.lua.j2``, ``runtime/moveshape.lua.j2``) and its move shapes read by both engines
-from its move schema (:mod:`rules.moveshape`). ``build``, ``simulate``, ``validate``, ``check-lua``,
-the invariant suite and its own table-event test pass at once; the author then changes the rules.
-``--like cards`` is refused for now (one line, exit 2): no card scaffold is written yet.
+from its move schema (:mod:`rules.moveshape`). ``--like cards`` writes a card game instead
+(``templates/cards/``): an 18-card deck drawn from the data file into a card sheet, hidden hands,
+a pile and a discard; play a higher card or draw; its glue on ``runtime/cards.lua.j2``. ``build``,
+``simulate``, ``validate``, ``check-lua``, the invariant suite and its own table-event test pass
+at once; the author then changes the rules.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def parse_players(text: str) -> tuple[int, int]:
     m = _PLAYERS.match(text)
     lo, hi = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else (0, 0)
     if not m or lo > hi or lo < 2 or hi > len(SEATS):
-        raise InputError(f"--players: expected N or N-M with 2 <= N <= M <= {len(SEATS)} (a drop-a-disc game), not {text!r}")
+        raise InputError(f"--players: expected N or N-M with 2 <= N <= M <= {len(SEATS)}, not {text!r}")
     return lo, hi
 
 
@@ -67,6 +69,26 @@ def _table(players: tuple[int, int], like: str) -> dict[str, object]:
     }
 
 
+#: the card game's deck as data rows: three suits, ranks 1 to 6 (with hands of 3, four players leave 6 to draw)
+SUITS, RANKS = ("sun", "moon", "leaf"), range(1, 7)
+
+
+def _card_table(players: tuple[int, int]) -> dict[str, object]:
+    table = _table(players, "board")
+    del table["boards"], table["pieces"]
+    table["metadata"] = {"tags": ["Card Games", "Scripting", "English"], "table": "Table_Square"}
+    # HideWhenFaceDown (every card the builder writes): a face-down card's name and description
+    # do not show (Knowledge Base, Object > Toggles), so the nickname may name the card
+    table["card"] = {"size": [2.2, 3.1], "rotation_y": 180, "type": 0,
+                     "nickname": "{{ game.suits[suit].name }} {{ rank }}", "description": ""}
+    table["zones"] = [{"role": role, "label": role.upper(), "hint": hint, "center": [x, 0], "size": [3.2, 4.4],
+                       "snaps": [[0, 0]]}
+                      for role, hint, x in (("deck", "Draw button", -4.2), ("pile", "play higher", 0),
+                                            ("discard", "after a pass", 4.2))]
+    table["decks"] = [{"name": "main", "art": "deck", "zone": "deck", "face_down": True}]
+    return table
+
+
 def _compact_json(data: dict[str, object]) -> str:
     """A table.json an author reads and edits: one line per top-level field, one per list item."""
     lines = []
@@ -87,9 +109,14 @@ def files_for(game_id: str, like: str, players: tuple[int, int]) -> dict[str, st
     subs = {"@@ID@@": game_id, "@@PKG@@": pkg, "@@NAME@@": name, "@@NAME_UPPER@@": name.upper(),
             "@@CLASS@@": _class_name(game_id), "@@MIN@@": str(players[0]), "@@MAX@@": str(players[1]),
             "@@DISCS@@": json.dumps(discs), "@@COLUMN_ENUM@@": json.dumps(list(range(COLUMNS)))}
+    subs["@@CARDS@@"] = ",\n".join(f'    {{"key": "{s}-{r}", "kind": "number", "suit": "{s}", "rank": {r}}}'
+                                    for s in SUITS for r in RANKS)
     templates = resources.files(__package__).joinpath("templates")
+    cards = like == "cards"
 
     def fill(template: str) -> str:
+        if cards and templates.joinpath("cards", template).is_file():
+            template = f"cards/{template}"
         text = templates.joinpath(template).read_text("utf-8")
         for key, value in subs.items():
             text = text.replace(key, value)
@@ -103,13 +130,16 @@ def files_for(game_id: str, like: str, players: tuple[int, int]) -> dict[str, st
         f"art_src/{game_id}/art.json": fill("art.json.tmpl"),
         f"art_src/{game_id}/components.json": fill("components.json.tmpl"),
         f"art_src/{game_id}/notebook.md.j2": fill("notebook.md.j2.tmpl"),
-        f"art_src/{game_id}/table.json": _compact_json(_table(players, like)),
+        f"art_src/{game_id}/table.json": _compact_json(_card_table(players) if cards else _table(players, like)),
         f"lua_templates/games/{game_id}/rules.lua.j2": fill("rules.lua.j2.tmpl"),
         f"lua_templates/games/{game_id}/table.lua.j2": fill("table.lua.j2.tmpl"),
         f"lua_templates/games/{game_id}/ui.xml.j2": fill("ui.xml.j2.tmpl"),
         f"tests/test_{pkg}.py": fill("test_game.py.tmpl"),
-        f"tests/golden/{game_id}/column-full-and-line.json": fill("golden.json.tmpl"),
     }
+    golden = "too-low-draw-pass-and-out.json" if cards else "column-full-and-line.json"
+    out[f"tests/golden/{game_id}/{golden}"] = fill("golden.json.tmpl")
+    if cards:
+        del out[f"art_src/{game_id}/components.json"]  # the rows are the data file's
     return out
 
 
@@ -131,8 +161,6 @@ def new_game(root: Path, game_id: str, like: str = "board", players: str = "2") 
         raise InputError(f"game id {game_id!r}: use lowercase letters and digits in words joined by '-' (drop-four)")
     if like not in LIKES:
         raise InputError(f"--like: expected one of {', '.join(LIKES)}, not {like!r}")
-    if like == "cards":
-        raise InputError("--like cards: no card scaffold yet; start from --like board and add a deck (docs/authoring.md)")
     seats = parse_players(players)
     root = Path(root)
     if not (root / REGISTRY).is_file():
