@@ -191,7 +191,6 @@ class MatSpec:
     rect: Rect
     pixels_per_unit: int
     thickness: float
-    tile_base_size: float  # no longer used: the size model (tts_builder.tablesize) sizes tiles
     rotation_y: float
     colors: Mapping[str, str]
     panels: tuple[Panel, ...]
@@ -595,7 +594,6 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE,
         raise r.fail("mat.pixels_per_unit", "the mat image must stay within 4096 px (TTS guideline) and use at least 8 px per unit")
     mat = MatSpec(name=r.text(m.get("name", "Play mat"), "mat.name"), rect=rect, pixels_per_unit=ppu,
                   thickness=r.number(m.get("thickness", 0.1), "mat.thickness", positive=True),
-                  tile_base_size=r.number(m.get("tile_base_size", 2.2), "mat.tile_base_size", positive=True),
                   rotation_y=r.number(m.get("rotation_y", 180), "mat.rotation_y"), colors=colors, panels=tuple(panels))
 
     nb = r.mapping(top.get("notebook", {}), "notebook")

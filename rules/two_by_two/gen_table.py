@@ -75,7 +75,7 @@ def table() -> dict:
         ] + ark_zones,
         "decks": [{"name": "species", "art": "species", "zone": "reference", "face_down": False}],
         "mat": {"name": "Two by Two table", "rect": [-34.0, -24.0, 34.0, 24.0], "pixels_per_unit": 32,
-                "thickness": 0.1, "tile_base_size": 2.2, "rotation_y": 180,
+                "thickness": 0.1, "rotation_y": 180,
                 "colors": {"background": "#20384a", "zone": "#2b4a60", "outline": "#e0c070", "text": "#f4f0e0",
                            "hint": "#c0ccd4", "panel": "#243f52"},
                 "panels": [
