@@ -127,15 +127,15 @@ def test_no_face_down_two_by_two_animal_shows_its_species_to_any_seat(built):
     fake.fire("ttNewGame", fake.player("Red"))
     fake.click_ui("ttNewGame", "Red")
     fake.drain()
-    species = {o.getName().lower() for o in objects.values() if "-" in o.getGMNotes()
-               and o.getGMNotes().split("-")[0] not in ("ark", "water", "marker")}
-    down = [o for o in objects.values() if o.is_face_down and o.container is None and o.getGMNotes().split("-")[0]
-            in {s.lower() for s in species}]
+    from rules.two_by_two import board as B
+    species = set(B.SPECIES)
+    down = [o for o in objects.values() if o.is_face_down and o.container is None
+            and (_piece_id(fake, o) or "").split("-")[0] in species]
     assert len(down) >= 74
     for obj in down:
-        for color in ("Red", "Green", "White"):
+        for color in ("Red", "Green", "White", "Black"):
             seen = " ".join(obj.visible_text(color)).lower()
-            assert not any(sp in seen for sp in species), (obj.getGMNotes(), seen)
+            assert not any(sp in seen for sp in species), (_piece_id(fake, obj), seen)
 
 
 def _two_by_two_table(save: dict[str, Any], **kw: Any) -> tuple[FakeTTS, dict[str, Any]]:
@@ -144,6 +144,13 @@ def _two_by_two_table(save: dict[str, Any], **kw: Any) -> tuple[FakeTTS, dict[st
     objects = fake.load_save(save)
     fake.load_global(save["LuaScript"])
     return fake, objects
+
+
+def _piece_id(fake: FakeTTS, obj: Any) -> str | None:
+    """The Two by Two piece id of an object: animals carry no GMNotes (hidden information), so
+    pieces are known by GUID, as the Lua knows them (Table.context_json's pieces)."""
+    pieces = json.loads(fake.sandbox.call(fake.sandbox.lookup("Table.context_json")))["pieces"]
+    return next((pid for pid, p in pieces.items() if p["guid"] == obj.getGUID()), None)
 
 
 def test_the_stand_in_fills_a_bag_over_several_frames_in_an_order_the_script_does_not_choose():
@@ -171,7 +178,7 @@ def test_two_by_two_new_game_waits_for_the_animals_to_reach_the_bag(built):
     assert not any("holds" in m.text and "animal tokens" in m.text for m in fake.broadcasts), fake.broadcasts
     transcript = json.loads(fake.sandbox.call("onSave"))["transcript"]
     assert len(transcript["setup"]["layout"]) == 74 and transcript["moves"] == []
-    laid = [o for o in objects.values() if o.container is None and o.is_face_down and o.getGMNotes() in
+    laid = [o for o in objects.values() if o.container is None and o.is_face_down and _piece_id(fake, o) in
             transcript["setup"]["layout"]]
     assert len(laid) == 74
 
@@ -182,7 +189,7 @@ def test_peeking_at_a_face_down_animal_tells_the_whole_table(built):
     fake.click_ui("ttNewGame", "Red")
     fake.step(2 * fake.fps)
     layout = json.loads(fake.sandbox.call("onSave"))["transcript"]["setup"]["layout"]
-    hidden = next(o for o in objects.values() if o.getGMNotes() == layout[0])
+    hidden = next(o for o in objects.values() if _piece_id(fake, o) == layout[0])
     assert hidden.is_face_down and hidden.hover_text() == ("", "")
     name, _ = fake.peek(hidden, "Green")
     assert name  # the peeker sees the face ...

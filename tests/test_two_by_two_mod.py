@@ -40,9 +40,10 @@ class Island:
         self.fake = FakeTTS(seated=seated)
         self.fake.ui.setXml(save["XmlUI"])
         self.objects = self.fake.load_save(save)
-        self.by_id = {o.getGMNotes(): o for o in self.objects.values() if o.getGMNotes()}
         self.fake.load_global(save["LuaScript"])
         self.ctx = json.loads(self.fake.sandbox.call(self.fake.sandbox.lookup("Table.context_json")))
+        # animals have no GMNotes (hidden information): every piece is known by its GUID, as the Lua knows it
+        self.by_id = {pid: self.objects[p["guid"]] for pid, p in self.ctx["pieces"].items()}
 
     def transcript(self) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.fake.sandbox.call("onSave"))["transcript"]
@@ -80,14 +81,13 @@ class Island:
 
     def free_water(self) -> str:
         """A water token not yet on the island: a loose one (sent back after a refusal) or one from the bag."""
-        water = sorted((o for o in self.objects.values() if o.getGMNotes().startswith("water-")),
-                       key=lambda o: int(o.getGMNotes().split("-")[1]))
-        for o in water:
-            if o.container is None and not o.getLock():
-                return o.getGMNotes()
-        for o in water:
-            if o.container is not None:
-                return o.getGMNotes()
+        water = sorted((pid for pid in self.by_id if pid.startswith("water-")), key=lambda pid: int(pid.split("-")[1]))
+        for pid in water:
+            if self.by_id[pid].container is None and not self.by_id[pid].getLock():
+                return pid
+        for pid in water:
+            if self.by_id[pid].container is not None:
+                return pid
         raise AssertionError("no water token left")
 
     def play(self, move: dict[str, Any], seat: int) -> None:

@@ -26,7 +26,9 @@ The layout's optional kit sections (see ``tests/test_kit.py`` for a complete tab
 * ``pieces``: ``{"id", "name", "kind": token|tile|figurine, "shape", "size", "faces": [1 or 2
   {"label", "color", "text_color"}], and "position" or "board"+"cell"}`` (or listed by a bag);
   ``"count": N`` makes N objects ``<id>-1`` .. ``<id>-N`` from one image: a pile at "position",
-  or a bag of N when a bag lists ``<id>``;
+  or a bag of N when a bag lists ``<id>``; ``"hide_face_down": true`` marks a two-faced piece whose
+  face is hidden information (empty ``GMNotes``, the Lua knows it by GUID; its front image is named
+  by its look, not its id: :meth:`PieceSpec.image`);
 * ``bags``: ``{"name", "label", "position", "color", "contents": [piece ids]}`` (a ``Bag``);
 * ``stacks``: ``{"name", "count", "shape", "size", "faces", "position"}`` (a ``Custom_Tile_Stack``);
 * a zone may be ``{"role", "board", "cells": [...]}``: its box covers those cells;
@@ -326,16 +328,30 @@ class PieceSpec:
     #: (that of ``<id>``); ``level`` stacks the copies laid at one position (0 lowest)
     image_id: str = ""
     level: int = 0
+    #: ``hide_face_down``: its face is hidden information while it lies face down. Its ``GMNotes``
+    #: stay empty (the API: GM notes are visible to the Black (GM) seat; the Lua knows the piece
+    #: by GUID, ``table.pieces[id].guid``) and its front image is named by its look, not its id
+    #: (the image URLs of a face-down tile are readable in its Custom menu).
+    hidden: bool = False
+
+    @property
+    def gm_notes(self) -> str:
+        """What the save's ``GMNotes`` hold: the piece's id, or nothing for a hidden piece."""
+        return "" if self.hidden else self.id
 
     def image(self, side: int) -> str:
         """The face's image file. A back is named by its look (shape, label, colours), not by the
         piece: identical backs share one file and one URL, so a face-down piece's image URL
-        names nothing it hides (80 Two by Two animal backs were 80 names holding the species)."""
+        names nothing it hides (80 Two by Two animal backs were 80 names holding the species).
+        A hidden piece's front is named by its look's digest too (``piece-face-<digest>.png``):
+        publishing names an image by the words its file names share (build.shared_name), and
+        ``piece-doves-1-front.png`` .. ``-6-`` published as ``piece-doves-front-<hash>.png``."""
+        face = self.faces[side]
+        look = json.dumps([self.shape, face.label, face.color, face.text_color])
+        digest = hashlib.sha256(look.encode('utf-8')).hexdigest()[:12]
         if side == 0:
-            return f"piece-{self.image_id or self.id}-front.png"
-        back = self.faces[side]
-        look = json.dumps([self.shape, back.label, back.color, back.text_color])
-        return f"piece-back-{hashlib.sha256(look.encode('utf-8')).hexdigest()[:12]}.png"
+            return f"piece-face-{digest}.png" if self.hidden else f"piece-{self.image_id or self.id}-front.png"
+        return f"piece-back-{digest}.png"
 
 
 @dataclass(frozen=True)
@@ -763,7 +779,10 @@ def _parse_pieces(r: _Reader, top: Mapping[str, Any], boards: Sequence[BoardSpec
             id=pid, name=r.text(p.get("name", pid), f"{where}.name"), description=r.text(p.get("description", ""), f"{where}.description"),
             kind=kind, shape=_shape(r, p.get("shape", "circle"), f"{where}.shape"),
             size=r.number(p.get("size", 1.0), f"{where}.size", positive=True), faces=_faces(r, p.get("faces"), f"{where}.faces"),
-            position=r.vec2(p["position"], f"{where}.position") if "position" in p else None, cell=cell)
+            position=r.vec2(p["position"], f"{where}.position") if "position" in p else None, cell=cell,
+            hidden=r.flag(p.get("hide_face_down", False), f"{where}.hide_face_down"))
+        if one.hidden and len(one.faces) < 2:
+            raise r.fail(f"{where}.hide_face_down", "a piece hidden face down needs a back face")
         if count == 1:
             pieces.append(one)
             continue
@@ -1283,7 +1302,7 @@ def _piece_object(plan: TablePlan, piece: PieceSpec, pos: Vec3, rot_y: float, ur
     back = url(piece.image(1)) if len(piece.faces) > 1 else ""
     scale = tile_scale(piece.size, piece.size)
     xform = transform(pos, (0.0, rot_y, 0.0), (scale, 1.0, scale))
-    common = dict(Nickname=piece.name, Description=piece.description, GMNotes=piece.id)
+    common = dict(Nickname=piece.name, Description=piece.description, GMNotes=piece.gm_notes)
     if piece.kind == "figurine":
         xform = transform(pos, (0.0, rot_y, 0.0), (piece.size, piece.size, piece.size))
         return _object("Figurine_Custom", plan.kit_guids[f"piece/{piece.id}"], xform, **common,

@@ -22,7 +22,10 @@ def table() -> dict:
     pieces = []
     for token in B.TOKENS:
         sp = B.species_of(token)
+        # hidden while face down (issue 20): no GMNotes (the Lua knows animals by GUID), a front
+        # image named by its look's digest, not the species; the name and description hide face down
         pieces.append({"id": token, "name": sp.capitalize(), "kind": "tile", "shape": "hex", "size": 1.25,
+                       "hide_face_down": True,
                        "description": f"An animal token ({sp}); face down it shows jungle.",
                        "faces": [{"label": sp.upper(), "color": colors[sp], "text_color": "#101010"}, FOLIAGE]})
     for n in range(1, B.WATER_TOKENS + 1):
