@@ -7,6 +7,7 @@ back; the transcript the mod records validates in Python, with the same result."
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from rules.players import choose
 from rules.two_by_two import GAME
 from rules.two_by_two import board as B
 from tts_builder.build import build_game
-from tts_builder.save import world_to_cell
+from tts_builder.save import HEX_TILE_TURN_Y, world_to_cell
 from tts_builder.savecheck import ERROR, check_save
 from tts_builder.testing import FakeTTS
 from tts_builder.validate import validate_data
@@ -264,3 +265,58 @@ def test_a_lone_tester_plays_a_hot_seat_game_by_changing_colour(save, lone):
         table.drop_on(color, f"ark-{color.lower()}", cell)
         table.fake.unseat(color)
     assert [m["player"] for m in table.transcript()["moves"]] == [0, 1]
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures"
+
+
+def _lattice_directions(points: list[tuple[float, float]]) -> list[float]:
+    """The directions (degrees, modulo 60, in the x-z plane) from each point to its nearest neighbours."""
+    out = []
+    for i, (x, z) in enumerate(points):
+        dists = sorted((math.hypot(a - x, b - z), a, b) for j, (a, b) in enumerate(points) if j != i)
+        nearest = dists[0][0]
+        out += [math.degrees(math.atan2(b - z, a - x)) % 60 for d, a, b in dists[:6] if d < nearest * 1.05]
+    return out
+
+
+def _mod60_close(a: float, b: float, within: float = 1.0) -> bool:
+    return abs((a - b + 30) % 60 - 30) < within
+
+
+def test_a_real_mod_turns_hex_tiles_30_degrees_onto_a_pointy_topped_lattice() -> None:
+    """The evidence for save.HEX_TILE_TURN_Y: Terraforming Mars lays its Mars hexes as global snap
+    points in a pointy-topped lattice (neighbours at 0, 60, 120 degrees) that turn a dropped hex tile
+    to 270 degrees, 30 modulo 60: TTS's hex tile is flat-topped unturned."""
+    path = FIXTURES / "tts_saves" / "terraforming_mars_save_2017_legacy_snappoints_states.json"
+    if not path.is_file():
+        pytest.skip("no ../shared/fixtures")
+    snaps = json.loads(path.read_text("utf-8"))["SnapPoints"]
+    points = [(s["Position"]["x"], s["Position"]["z"]) for s in snaps]
+    # the map's inner hexes: snaps with at least four neighbours one hex (2.35 units) away
+    inner = [s for s, (x, z) in zip(snaps, points)
+             if sum(1 for a, b in points if 2.2 < math.hypot(a - x, b - z) < 2.5) >= 4]
+    assert len(inner) >= 50
+    directions = _lattice_directions([(s["Position"]["x"], s["Position"]["z"]) for s in inner])
+    assert all(_mod60_close(d, 0, within=4) for d in directions)  # pointy-topped (hand-placed: a few degrees)
+    assert all(_mod60_close(s["Rotation"]["y"], HEX_TILE_TURN_Y, within=4) for s in inner)
+    assert not _mod60_close(HEX_TILE_TURN_Y, 0)
+
+
+def test_animals_on_the_island_sit_on_its_pointy_topped_hexes(save):
+    """A hex tile's corners point at its rotation y (modulo 60: flat-topped unturned, the test
+    above); an island cell's corners point 30 degrees off its neighbours. They must agree (the
+    animals stood at 180, a flat-topped tile on each pointy-topped printed hex)."""
+    table = _new_game(save, ("Red", "Green"))
+    cells = table.ctx["island"]["cells"]
+    directions = _lattice_directions([(c["position"]["x"], c["position"]["z"]) for c in cells.values()])
+    assert directions and all(_mod60_close(d, directions[0]) for d in directions)
+    cell_corner = directions[0] + 30
+    layout = table.transcript()["setup"]["layout"]
+    for token in layout:
+        obj = table.by_id[token]
+        assert _mod60_close(obj.getRotation().y, cell_corner), (token, obj.getRotation().y, cell_corner)
+        assert obj.is_face_down
+    # animals off the island (set aside) keep the upright turn, their label read from the near side
+    for token in table.transcript()["setup"]["removed"]:
+        assert table.by_id[token].getRotation().y == pytest.approx(180)

@@ -1007,6 +1007,8 @@ def table_context(plan: TablePlan) -> dict[str, Any]:
                           "home": None if any(p.id in b.contents for b in layout.bags)
                           else _xyz(piece_position(layout, p)[0])}
                    for p in layout.pieces},
+        # the turn a hex Custom_Tile takes on a pointy-topped hex cell (HEX_TILE_TURN_Y)
+        "hex_tile_turn_y": _num(HEX_TILE_TURN_Y),
         "bags": {b.name: {"guid": plan.kit_guids[f"bag/{b.name}"], "contents": list(b.contents)} for b in layout.bags},
         "stacks": {st.name: {"guid": plan.kit_guids[f"stack/{st.name}"], "count": st.count} for st in layout.stacks},
         "zone_cells": {role: {"board": board, "cells": list(cells)} for role, (board, cells) in layout.zone_cells.items()},
@@ -1319,13 +1321,32 @@ def _piece_object(plan: TablePlan, piece: PieceSpec, pos: Vec3, rot_y: float, ur
                        "Type": TILE_TYPES[piece.shape], "Thickness": 0.2, "Stackable": False, "Stretch": True}))
 
 
+#: How far a hex ``Custom_Tile`` (``CustomTile.Type`` 1) turns to sit on a pointy-topped hex cell.
+#: TTS's hex tile is flat-topped at rotation y 0 (its corners along x): in the real saves, Terraforming
+#: Mars (../shared/fixtures/tts_saves/terraforming_mars_save_2017_legacy_snappoints_states.json) lays
+#: its Mars hexes as a pointy-topped lattice of global snap points (nearest neighbours at 0, 60 and
+#: 120 degrees, 2.35 apart, 108 points) and 81 of them turn a dropped hex tile to rotation y 270,
+#: i.e. 30 modulo 60 (tests/test_two_by_two_mod.py reads this). Confidence: medium (one mod's
+#: layout; nobody has looked at a hex tile in TTS for this project). A hex tile's image is drawn
+#: pointy-topped (tablemat.render_face), so its label turns with the tile.
+HEX_TILE_TURN_Y: float = 30.0
+
+
+def hex_tile_turn(piece: PieceSpec, board: BoardSpec | None) -> float:
+    """The turn (degrees y) that sets ``piece`` on a cell of ``board``: :data:`HEX_TILE_TURN_Y` for
+    a hex ``Custom_Tile`` on a pointy-topped hex board, else 0."""
+    custom_tile = piece.kind != "figurine" and not (piece.kind == "token" and len(piece.faces) == 1)
+    pointy = board is not None and board.grid.shape == "hex" and board.grid.orientation == "pointy"
+    return HEX_TILE_TURN_Y if custom_tile and piece.shape == "hex" and pointy else 0.0
+
+
 def piece_position(layout: TableLayout, piece: PieceSpec) -> tuple[Vec3, float]:
     """Where a piece not in a bag starts (world position and rotation y)."""
     upright = layout.card.rotation_y
     if piece.cell is not None:
         board = layout.board(piece.cell[0])
         x, z = board.cell_world(piece.cell[1])
-        return (x, board_y(layout, board) + 0.2, z), (upright + board.rotation_y) % 360.0
+        return (x, board_y(layout, board) + 0.2, z), (upright + board.rotation_y + hex_tile_turn(piece, board)) % 360.0
     assert piece.position is not None
     # the copies of a counted piece laid at one position stand in a pile, one thickness apart
     return (piece.position[0], layout.snap_y + 0.2 * (1 + piece.level), piece.position[1]), upright
