@@ -24,24 +24,28 @@ the Global script shuffled, never shown to a player (:meth:`observation` hides i
 
 from __future__ import annotations
 
+import json
 import random
+from importlib import resources
 from itertools import chain
 from typing import Any, ClassVar, Mapping
 
 from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, whole_number
+from rules.moveshape import move_shapes, shape_error
 from rules.mutate import _strings
 from rules.two_by_two import board as B
 
 DATA = B.DATA
-MOVE_TYPES = ("place-ark", "water", "move", "rescue", "pass")
-#: the fields each move type has (moves.schema.json's); any other field is refused as move-format
-MOVE_FIELDS = {"place-ark": ("type", "cell"), "water": ("type", "cell"), "move": ("type", "to"),
-               "rescue": ("type", "cells"), "pass": ("type",)}
+#: the move shapes, declared once in moves.schema.json and read by both engines (rules.moveshape;
+#: the Lua gets them as move_shapes): a move of another type or fields is refused as move-format
+SHAPES = move_shapes(json.loads(resources.files(__package__).joinpath("moves.schema.json").read_text("utf-8")))
+MOVE_TYPES: tuple[str, ...] = tuple(SHAPES["order"])
+#: the fields each move type has, "type" first
+MOVE_FIELDS = {t: ("type",) + tuple(f for f in SHAPES["fields"][t] if f != "type") for t in MOVE_TYPES}
 #: every key a state's data has ("end" once the game is over); the Lua rules write a state's JSON
 #: text by them (a state with another key is written by the runtime's U.json, the same text slower)
 STATE_KEYS = ("actions", "arks", "colors", "end", "face_up", "flooded", "lost", "options", "phase", "players",
               "rescued", "revealed", "setup", "tokens", "track", "turn", "water_left")
-_MOVE_FIELD_SETS = {t: frozenset(fields) for t, fields in MOVE_FIELDS.items()}
 #: the fields each move type needs besides its type
 _MOVE_NEEDS = {t: fields[1:] for t, fields in MOVE_FIELDS.items()}
 #: the heuristic's and the mutants' functions, once imported
@@ -95,7 +99,7 @@ class TwoByTwoGame(Game):
                                                                 if k.isdigit()},
                 "x2": {k: list(v) for k, v in B.X2.items()}, "rescuable": sorted(B.RESCUABLE),
                 "species": list(B.SPECIES), "tokens": list(B.TOKENS), "water_tokens": B.WATER_TOKENS,
-                "ark_actions": B.ARK_ACTIONS, "move_types": list(MOVE_TYPES),
+                "ark_actions": B.ARK_ACTIONS, "move_shapes": SHAPES,
                 "move_fields": {t: list(f) for t, f in MOVE_FIELDS.items()},
                 "basic_points": DATA["basic_points"], "advanced_points": DATA["advanced_points"],
                 "x2_factor": DATA["x2_factor"], "track_length": DATA["track_length"],
@@ -335,21 +339,14 @@ class TwoByTwoState(State):
 
     def check(self, move: Any) -> Verdict:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            return _v("move-format", "A move is an object with a string field 'type'.")
+            return _v("move-format", shape_error(SHAPES, move) or "")
         s = self.s
         if "end" in s:  # is_terminal
             return _v("game-over", "The game is over; no more moves.")
+        why = shape_error(SHAPES, move)  # the type and its fields (the schema's); the values below
+        if why is not None:
+            return _v("move-format", why)
         t = move["type"]
-        fields = _MOVE_FIELD_SETS.get(t)
-        if fields is None:  # not one of MOVE_TYPES
-            return _v("move-format", f"Unknown move type '{t}'.")
-        if not fields.issuperset(move):  # (sorting only a move with a field too many)
-            for key in sorted(move):
-                if key not in fields:
-                    return _v("move-format", f"A '{t}' move has no field '{key}'.")
-        for key in _MOVE_NEEDS[t]:
-            if key not in move:
-                return _v("move-format", f"A '{t}' move needs a '{key}'.")
         if t == "rescue":
             cells = move["cells"]
             if not isinstance(cells, list) or len(cells) != 2 \
