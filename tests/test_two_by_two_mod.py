@@ -320,3 +320,22 @@ def test_animals_on_the_island_sit_on_its_pointy_topped_hexes(save):
     # animals off the island (set aside) keep the upright turn, their label read from the near side
     for token in table.transcript()["setup"]["removed"]:
         assert table.by_id[token].getRotation().y == pytest.approx(180)
+
+
+def test_a_hex_tile_starting_on_a_pointy_topped_cell_turns_to_it_and_nothing_else_does() -> None:
+    """save.piece_position gives a hex Custom_Tile on a pointy-topped hex cell the turn
+    HEX_TILE_TURN_Y (the evidence: tests/test_two_by_two_mod.py); a one-faced hex token (a
+    Custom_Token, cut out of its pointy-topped image) and a tile off the board keep the upright."""
+    from tts_builder.save import parse_table_layout, piece_position
+
+    data = json.loads((Path(__file__).resolve().parents[1] / "art_src" / GAME_ID / "table.json").read_text())
+    animal = dict(data["pieces"][0], board="island", cell="0,0")
+    water = next(dict(p, board="island", cell="1,0") for p in data["pieces"] if p["id"] == "water-1")
+    loose = dict(data["pieces"][1], position=[20, 20])
+    data["pieces"] = [animal, water, loose]
+    data["bags"] = []
+    layout = parse_table_layout(data, game_id=GAME_ID, game_data=GAME.data)
+    upright = layout.card.rotation_y + layout.board("island").rotation_y
+    turns = {p.id: piece_position(layout, p)[1] for p in layout.pieces}
+    assert turns == {animal["id"]: (upright + HEX_TILE_TURN_Y) % 360, "water-1": upright % 360,
+                     loose["id"]: layout.card.rotation_y}
