@@ -206,3 +206,42 @@ def test_json_decode_reads_and_refuses_as_it_always_did(lua, text, kind, expecte
         with pytest.raises(LuaScriptError) as info:
             sandbox.call(U.json_decode, text)
         assert info.value.message.split(": ", 1)[1] == expected
+
+
+# -- runtime/controls.lua.j2: who plays a new game --------------------------------------------------------
+SEAT_COLORS = ["White", "Red", "Yellow", "Blue"]
+CONTROLS = (render("runtime/util.lua.j2", context("two-and-two"))
+            + render("runtime/controls.lua.j2", {"table": {"seats": [{"seat": i, "color": c}
+                                                                     for i, c in enumerate(SEAT_COLORS)]}})
+            + "\nreturn Controls\n")
+STUBS = """
+said = {}
+function broadcastToColor(text, color) said[#said + 1] = color .. ": " .. text end
+Game = { seat_counts = function() return COUNTS end, seat_names = function() return "White, Red" end,
+         at_table = function(c) return c == "White" or c == "Red" or c == "Yellow" or c == "Blue" end }
+Tabletop = { seated_colors = function() return SEATED end }
+"""
+
+
+@pytest.mark.parametrize(("counts", "seated", "presser", "players"), [
+    ([2, 3, 4], [], "Grey", ["White", "Red"]),            # nobody at a seat colour: a hot seat of the first two
+    ([2, 3, 4], ["Blue"], "Blue", ["White", "Blue"]),     # a lone tester keeps their own colour
+    ([2, 3, 4], ["Red"], "Red", ["White", "Red"]),
+    ([3], ["Yellow"], "Yellow", ["White", "Red", "Yellow"]),
+    ([1, 2], [], "Grey", ["White"]),                      # a game with a 1-player mode: solo
+    ([1, 2], ["Red"], "Red", ["Red"]),                    # one seated player of a 1-player game: solo, no hot seat
+    ([2, 3, 4], ["White", "Blue"], "White", ["White", "Blue"]),  # enough seated: they play
+    ([2], ["White", "Red", "Blue"], "White", None),       # too many for the game: refused, saying so
+    ([2], ["White", "Red"], "Grey", None),                # a spectator does not restart the seated players' game
+])
+def test_new_game_players_and_a_lone_tester_s_hot_seat(counts, seated, presser, players) -> None:
+    sandbox = LuaSandbox()
+    sandbox.execute(STUBS + f"COUNTS = {{ {', '.join(map(str, counts))} }}\n"
+                    f"SEATED = {{ {', '.join(repr(c).replace(chr(39), chr(34)) for c in seated)} }}\n", "stubs")
+    controls = sandbox.execute(CONTROLS, "controls.lua")
+    got = sandbox.call(controls.players, presser)
+    said = list(sandbox.lookup("said").values())
+    if players is None:
+        assert got is None and len(said) == 1 and said[0].startswith(f"{presser}: ")
+    else:
+        assert list(got.values()) == players and said == []

@@ -197,11 +197,37 @@ def test_cards_do_not_merge_into_the_deck_and_the_deck_is_not_shuffled_mid_game(
     assert "shuffled only by New game" in table.last_broadcast()
 
 
-def test_new_game_needs_both_seats(built):
+def test_a_lone_tester_plays_both_seats_by_changing_colour(built):
     table = Table(built)
     table.fake.unseat("Red")
     table.click("White", "ttNewGame")
-    assert "needs 2 seated players; seated now: White." in table.last_broadcast()
+    t = table.transcript()
+    assert [p["color"] for p in t["players"]] == COLORS
+    said = [m.text for m in table.fake.broadcasts]
+    assert any(m.startswith("Hot seat: one player plays White and Red") and "player list" in m for m in said)
+    game = rules.get_game(GAME_ID)
+    state = game.new_state(setup=t["setup"])
+    seated = "White"
+    while len(set(m["player"] for m in table.transcript()["moves"])) < 2:
+        color = COLORS[state.current_player()]
+        if color != seated:  # the panel says how; the tester changes colour to the seat to move
+            assert f"Hot seat: to move as {color}" in str(table.fake.ui.getValue("tt-status"))
+            table.fake.unseat(seated)
+            table.fake.seat(color)
+            table.fake.fire("onPlayerChangeColor", color)  # what TTS calls as a player changes colour
+            seated = color
+        assert "Hot seat" not in str(table.fake.ui.getValue("tt-status"))  # seated there: nothing to say
+        move = next(m for m in state.legal_moves() if m["type"] in ("start-stack", "draw", "end-turn"))
+        act(table, COLORS.index(color), move, {})
+        state.apply(move)
+        assert table.transcript()["moves"][-1] == {"player": COLORS.index(color), **move}
+
+
+def test_new_game_is_for_the_seated_players_only_when_both_sit(built):
+    table = Table(built)
+    table.fake.seat("Blue")
+    table.click("Blue", "ttNewGame")
+    assert "Only seated players (White, Red)" in table.last_broadcast()
     assert table.lua_state() is None or table.lua_state() == {}
 
 

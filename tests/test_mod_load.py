@@ -152,7 +152,7 @@ def test_a_drawn_game_played_in_the_mod_records_winner_null_and_validates_as_dra
     # and it loads back as the same drawn game
     again = ModTable(saves["two-and-two"], state=saved)
     assert not any("refused" in m.text for m in again.fake.broadcasts)
-    assert "a draw" in str(again.fake.ui.getValue("tt-status"))
+    assert "Game over: Draw" in str(again.fake.ui.getValue("tt-status"))  # the shared panel's words
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -436,10 +436,14 @@ def test_lua_describe_move_is_pythons_sentence() -> None:
     assert compared >= 400
 
 
-def test_new_game_needs_one_or_two_seated_players_and_confirms_over_a_running_game(built: dict[str, Any]) -> None:
-    table = Table(built, seated=())
-    table.click("White", "ttNewGame")
-    assert "Only seated players" in table.last_broadcast() or "needs 1 (solo) or 2" in table.last_broadcast()
+def test_new_game_is_for_the_seated_or_a_lone_host_and_confirms_over_a_running_game(built: dict[str, Any]) -> None:
+    table = Table(built, seated=("Blue",))  # a lone host at a colour the game does not seat: solo as White
+    table.click("Blue", "ttNewGame")
+    assert table.transcript()["players"] == [{"name": "White", "color": "White"}]
+    assert any(m.text.startswith("Solo: play as White.") for m in table.fake.broadcasts)
+    table = Table(built, seated=(*SEATS, "Blue"))  # with both seats taken, only they start a game
+    table.click("Blue", "ttNewGame")
+    assert "Only seated players" in table.last_broadcast()
     table, state = duel(built)
     table.play(state, {"type": "place", "button": "white-1", "cell": "b2"})
     table.click("White", "ttNewGame")

@@ -159,3 +159,16 @@ def test_new_game_with_one_seated_player_is_the_solo_game(built):
     assert t["setup"]["mode"] == "solo" and [p["color"] for p in t["players"]] == ["White"]
     state = table.lua_state()
     assert [len(h) for h in state["hands"]] == [2, 2] and all(state["down"])
+
+
+def test_a_lone_host_at_a_colour_the_game_does_not_seat_gets_the_solo_game_and_is_told_where_to_sit(built):
+    table = Table(built)
+    table.fake._seated = {"Blue": "Host"}  # Smitten 2 seats White and Red
+    table.click("Blue", "ttNewGame")
+    t = table.transcript()
+    assert t["setup"]["mode"] == "solo" and [p["color"] for p in t["players"]] == ["White"]
+    assert any(m.text.startswith("Solo: play as White.") and "player list" in m.text for m in table.fake.broadcasts)
+    assert "Hot seat: to move as White" in str(table.fake.ui.getValue("tt-status"))
+    table.fake._seated = {"White": "Host"}
+    table.fake.fire("onPlayerChangeColor", "White")
+    assert "Hot seat" not in str(table.fake.ui.getValue("tt-status"))

@@ -19,19 +19,25 @@ empty); ``history`` the positions since the last placement (repetition rule);
 
 from __future__ import annotations
 
+import json
 import random
 from functools import lru_cache
+from importlib import resources
 from typing import Any, ClassVar, Mapping, Sequence
 
 from rules.core import (Game, IllegalMove, JSONDict, Move, MoveSequence, Result, RuleRef, SetupError, State,
                         Verdict)
+from rules.moveshape import move_shapes, shape_error
 from rules.obren_buttons import board as B
 
 DATA = B.DATA
-MOVE_TYPES = ("place", "move", "forfeit")
+#: the move shapes (type, exact fields), declared once in moves.schema.json and read by both
+#: engines (rules/moveshape.py here, runtime/moveshape.lua.j2 in the Lua rules)
+SHAPES: JSONDict = move_shapes(json.loads(resources.files("rules.obren_buttons").joinpath("moves.schema.json")
+                                          .read_text("utf-8")))
+MOVE_TYPES = tuple(SHAPES["order"])
 TEXT_FIELDS = ("button", "cell", "from", "to")
-#: the fields each move type has (moves.schema.json's); any other field is refused as move-format
-MOVE_FIELDS = {"place": ("type", "button", "cell"), "move": ("type", "button", "from", "to"), "forfeit": ("type",)}
+MOVE_FIELDS = {t: tuple(SHAPES["fields"][t]) for t in MOVE_TYPES}
 #: deals tried for option deal "solvable" before giving up.
 MAX_REDEALS = 5000
 #: the smallest deal_bound a solvable four-lines deal is asked for: with a bound of 1 or 2 no
@@ -99,8 +105,7 @@ class ObrenGame(Game):
                 "buttons": {numbering: {name: [c, v] for name, (c, v) in B.button_names(numbering).items()}
                             for numbering in DATA["values"]},
                 "button_colors": {name: color for name, (color, _) in B.ALL_BUTTONS.items()},
-                "colors": list(B.COLORS), "move_types": list(MOVE_TYPES), "text_fields": list(TEXT_FIELDS),
-                "move_fields": {t: list(fields) for t, fields in MOVE_FIELDS.items()}, "data": dict(DATA)}
+                "colors": list(B.COLORS), "text_fields": list(TEXT_FIELDS), "move_shapes": SHAPES, "data": dict(DATA)}
 
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         from rules.obren_buttons.heuristic import choose
@@ -397,28 +402,22 @@ class ObrenState(State):
 
     def check(self, move: Any) -> Verdict:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            return _v("move-format", "A move is an object with a string field 'type'.")
+            return _v("move-format", str(shape_error(SHAPES, move)))
         st = self.s
         if "end" in st:
             return _v("game-over", "The game is over; no more moves.")
         t = move["type"]
         if t == "pass":
             return _v("no-passing", "Passing is not permitted: place or move a button.")
-        if t not in MOVE_TYPES:
-            return _v("move-format", f"Unknown move type '{t}'.")
-        if not move.keys() <= _MOVE_FIELD_SETS[t]:
-            for key in sorted(move):
-                if key not in MOVE_FIELDS[t]:
-                    return _v("move-format", f"A '{t}' move has no field '{key}'.")
+        why = shape_error(SHAPES, move)
+        if why is not None:
+            return _v("move-format", why)
         for key in TEXT_FIELDS:
             if key in move and not isinstance(move[key], str):
                 return _v("move-format", f"Field '{key}' must be a string.")
         if t == "forfeit":
             return Verdict.legal()
         needed = ("button", "cell") if t == "place" else ("button", "from", "to")
-        for key in needed:
-            if key not in move:
-                return _v("move-format", f"A '{t}' move needs a '{key}'.")
         button = move["button"]
         if button not in _button_table(st["options"]["numbering"]):
             return _v("unknown-button", f"There is no button '{button}' in this game.")

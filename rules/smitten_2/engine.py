@@ -41,6 +41,7 @@ from importlib import resources
 from typing import Any, Callable, ClassVar, Mapping
 
 from rules.core import Game, JSONDict, Move, Result, RuleRef, SetupError, State, Verdict, copy_json, view_zone, whole_number
+from rules.moveshape import move_shapes, shape_error
 
 DATA: JSONDict = json.loads(resources.files("rules.smitten_2").joinpath("smitten-2.json").read_text("utf-8"))
 DESIGNS: tuple[int, ...] = tuple(DATA["designs"])
@@ -84,11 +85,11 @@ def talk_refusal() -> str:
 #: the section a solo balance refusal cites (the rule table's is the two-player Hard difficulty's)
 SOLO_BALANCE_SECTION: str = DATA["rules"]["balance"]["solo_section"]
 INSTRUCTIONS: dict[str, Any] = DATA["instructions"]
-MOVE_FIELDS: dict[str, tuple[str, ...]] = {
-    "play": ("type", "card", "grid"), "flip": ("type", "hand"), "swap": ("type", "card"),
-    "reveal": ("type", "card"), "discard": ("type", "card"), "choose": ("type", "option"),
-    "name": ("type", "value"), "place": ("type", "card", "grid"), "draw": ("type", "hand"),
-    "say": ("type", "words"), "forfeit": ("type",)}
+#: the move shapes (type, exact fields), declared once in moves.schema.json and read by both
+#: engines (rules/moveshape.py here, runtime/moveshape.lua.j2 in the Lua rules)
+SHAPES: JSONDict = move_shapes(json.loads(resources.files("rules.smitten_2").joinpath("moves.schema.json")
+                                          .read_text("utf-8")))
+MOVE_FIELDS: dict[str, tuple[str, ...]] = {t: tuple(SHAPES["fields"][t]) for t in SHAPES["order"]}
 MOVE_TYPES = tuple(MOVE_FIELDS)
 #: fields holding text, and fields holding a whole number; "value" takes either
 TEXT_FIELDS = ("card", "words")
@@ -273,8 +274,8 @@ class SmittenGame(Game):
     def lua_context(self) -> JSONDict:
         return {"cards": list(CARDS), "columns": COLUMNS, "slots": SLOTS, "neighbours": NEIGHBOURS,
                 "win_cards": WIN_CARDS, "hand_sizes": HAND_SIZES, "solo_size": SOLO_SIZE, "talk": list(TALK), "talk_joiners": list(TALK_JOINERS), "solo_balance_section": SOLO_BALANCE_SECTION,
-                "instructions": INSTRUCTIONS, "move_types": list(MOVE_TYPES),
-                "move_fields": {t: list(f) for t, f in MOVE_FIELDS.items()}, "data": dict(DATA)}
+                "instructions": INSTRUCTIONS,
+                "move_shapes": SHAPES, "data": dict(DATA)}
 
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
         from rules.smitten_2.heuristic import choose
@@ -642,20 +643,13 @@ class SmittenState(State):
 
     def check(self, move: Any) -> Verdict:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            return _v("move-format", "A move is an object with a string field 'type'.")
+            return _v("move-format", str(shape_error(SHAPES, move)))
         if self.is_terminal():
             return _v("game-over", "The game is over; no more moves.")
+        why = shape_error(SHAPES, move)
+        if why is not None:
+            return _v("move-format", why)
         t = move["type"]
-        if t not in MOVE_FIELDS:
-            return _v("move-format", f"Unknown move type '{t}'.")
-        fields = MOVE_FIELDS[t]
-        if move.keys() != _FIELD_SETS[t]:  # else exactly its fields
-            for key in sorted(move):
-                if key not in fields:
-                    return _v("move-format", f"A '{t}' move has no field '{key}'.")
-            for key in fields:
-                if key not in move:
-                    return _v("move-format", f"A '{t}' move needs a '{key}'.")
         text_fields, int_fields = _TYPED_FIELDS[t]  # the move has exactly its type's fields here
         for key in text_fields:
             if not isinstance(move[key], str):
