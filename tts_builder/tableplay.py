@@ -81,6 +81,9 @@ class Drop:
     onto: Target
     rotation_y: float | None = None
     seat: int | None = None
+    #: the drop means the move only from the mover's chair (onto their own ark, say): the same
+    #: drop from another chair is another act, not this move out of turn
+    mover_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,9 @@ class TablePlayer:
         self.fake.ui.setXml(save["XmlUI"])
         self.objects = self.fake.load_save(save)
         self.settle_seconds = settle_seconds
+        self.watch: Callable[[], None] | None = None
+        """Called after each drop or flip lands (before the mod's answer settles) and after each
+        action: what the table shows at that moment (a card played face up, then won face down)."""
         self.fake.load_global(save["LuaScript"])
 
     # -- reading ------------------------------------------------------------------------------
@@ -225,6 +231,10 @@ class TablePlayer:
         return (target.x, 2.0, target.z)
 
     # -- acting -------------------------------------------------------------------------------
+    def _watch(self) -> None:
+        if self.watch is not None:
+            self.watch()
+
     def wait(self, seconds: float) -> None:
         self.fake.step(max(1, round(seconds * self.fake.fps)))
 
@@ -249,7 +259,9 @@ class TablePlayer:
                 obj = self.fake.take_from(obj.container, guid=obj.getGUID())
             else:
                 before = obj.position
-            self.fake.drop_at(obj, color, self.position(action.onto, color, colors), action.rotation_y)
+            self.fake.drop_at(obj, color, self.position(action.onto, color, colors), action.rotation_y,
+                              landed=self._watch)
+            self._watch()
             self.wait(self.settle_seconds)
         elif isinstance(action, Click):
             for _ in range(4 if action.until else 1):
@@ -276,4 +288,5 @@ class TablePlayer:
             self.wait(self.settle_seconds)
         else:
             self.wait(action.seconds)
+        self._watch()
         return Outcome(obj, before, held, self.fake.messages[start:])

@@ -507,11 +507,13 @@ class FakeObject:
     def setPosition(self, v: Any) -> bool:
         self._position = self._fake._xyz(v)
         self._record("setPosition", tuple(self._position))
+        self._fake._hand_catch(self)
         return True
 
     def setPositionSmooth(self, v: Any, collide: bool = False, fast: bool = False) -> bool:
         self._position = self._fake._xyz(v)
         self._record("setPositionSmooth", tuple(self._position))
+        self._fake._hand_catch(self)
         return True
 
     def getRotation(self) -> Any:
@@ -625,7 +627,7 @@ class FakeObject:
                 if obj is None:  # empty, or collapsed into its last card
                     return True
                 hand = self._fake.hand_zone(c, int(index))
-                obj._position = list(hand._position)  # held by the hand, as :meth:`FakeTTS.drop_at` says
+                self._fake._into_hand(obj, hand)  # held by the hand, as :meth:`FakeTTS.drop_at` says
                 self._fake._set_zones(obj, [hand], now=False)
         return True
 
@@ -1322,7 +1324,8 @@ class FakeTTS:
         return out
 
     def drop_at(self, obj: FakeObject, player_color: str, position: Sequence[float],
-                rotation_y: float | None = None, *, pick_up: bool = True) -> Any:
+                rotation_y: float | None = None, *, pick_up: bool = True,
+                landed: Callable[[], None] | None = None) -> Any:
         """A player picks ``obj`` up (``onObjectPickUp``), turns it to ``rotation_y`` if given and
         drops it at ``position``: it snaps (:meth:`_snap`), its zones become the ones under where
         it came to rest (:meth:`zones_at`), leave and enter events fire, then ``onObjectDrop``.
@@ -1342,12 +1345,41 @@ class FakeTTS:
         zones = self.zones_at(obj._position)
         hand = next((z for z in zones if z.type == "Hand"), None)
         if hand is not None and obj.use_hands:
-            obj._position = list(hand._position)
+            self._into_hand(obj, hand)
             zones = [hand]
         else:
             zones = [z for z in zones if z.type != "Hand"]
+        if landed is not None:  # the harness looks at the table as the piece lands, before any handler
+            held = obj._zones
+            obj._zones = [z for z in held if z.type != "Hand" or z in zones]
+            landed()
+            obj._zones = held
         self._set_zones(obj, zones, fire=True)
         return self.fire("onObjectDrop", player_color, obj)
+
+    @staticmethod
+    def _into_hand(obj: FakeObject, hand: FakeObject) -> None:
+        """A card taken into a hand lies in the hand zone face up: TTS shows a hand's cards face up
+        to their owner, and a card dragged out of a hand comes out as it was shown there (Knowledge
+        Base, Hands; unverified in game: how TTS turns it is not documented)."""
+        obj._position = list(hand._position)
+        obj._rotation[2] = 0.0
+
+    def _hand_catch(self, obj: FakeObject) -> None:
+        """A script moved ``obj``: a card that comes to lie in a hand zone is taken into that hand,
+        and one moved out of its hand leaves it (events next frame). TTS's hands catch cards
+        that reach them however they move: scripts deal by moving cards into the hand area
+        (this project's runtime ``Tabletop.sync``, and ``getHandObjects`` lists them after).
+        Other zones are the harness's to decide (:meth:`place`), as before."""
+        if obj._container is not None or not obj.use_hands or not self._hands:
+            return
+        hand = next((z for z in self.zones_at(obj._position) if z.type == "Hand"), None)
+        old = [z for z in obj._zones if z.type == "Hand"]
+        if hand is not None and old != [hand]:
+            self._into_hand(obj, hand)
+            self._set_zones(obj, [z for z in obj._zones if z.type != "Hand"] + [hand], now=False)
+        elif hand is None and old:
+            self._set_zones(obj, [z for z in obj._zones if z.type != "Hand"], now=False)
 
     def held_in_hand(self, obj: FakeObject) -> str | None:
         """The colour whose hand holds ``obj``, or None."""
@@ -1564,6 +1596,8 @@ class FakeTTS:
             obj._rotation[2] = (obj._rotation[2] + 180.0) % 360.0
         self._scene[obj.guid] = obj
         self._emit(now, "onObjectLeaveContainer", container, obj)
+        if position is not None:
+            self._hand_catch(obj)  # taken out onto a hand: the hand holds it
         if container.type == "Deck" and len(items) == 1:
             # TTS turns a one-card deck into that card, in the deck's place.
             last = items.pop()

@@ -10,6 +10,8 @@ from typing import Any
 from tts_builder.tableplay import Action, Click, Drop, Piece, Zone
 
 UPRIGHT = 180.0  # the seat's upright card turn (table.json card.rotation_y)
+#: whether a stack started upside down can be made at the table (not yet: see table_actions)
+DOWN_AT_THE_TABLE = False
 BUTTONS = {"draw": "ttDraw", "end-turn": "ttEndTurn", "pass": "ttPass"}
 
 
@@ -21,8 +23,13 @@ def table_actions(state: Any, move: Any) -> list[Action] | None:
         return [Click(BUTTONS[t])]
     if not isinstance(card, str):
         return None
-    if t == "start-stack" and move.get("orientation") in ("up", "down"):
-        return [Drop(Piece(card), Zone("stack"), UPRIGHT if move["orientation"] == "up" else UPRIGHT + 180)]
+    if t == "start-stack" and move.get("orientation") == "up":
+        return [Drop(Piece(card), Zone("stack"), UPRIGHT)]
+    if t == "start-stack" and move.get("orientation") == "down":
+        # turned upside down before the drop, but the stack's snap point snaps rotation and turns
+        # it upright again as it lands: the mod records "up" (tests/test_table_suite.py's xfail,
+        # test_two_and_two_a_stack_started_upside_down_at_the_table); the suite does not pick it
+        return None if not DOWN_AT_THE_TABLE else [Drop(Piece(card), Zone("stack"), UPRIGHT + 180)]
     if t == "play":
         flip = move.get("flip")
         before: list[Action] = [Drop(Piece(flip), Zone("flip"))] if isinstance(flip, str) else []

@@ -19,6 +19,18 @@ def piece(piece_id: str) -> Piece:
     return Piece(piece_id, guid=guid_for(f"{GAME_ID}/piece/{piece_id}"))
 
 
+def _partner_the_table_picks(state: Any, cells: list[Any]) -> bool:
+    """Whether dropping the animal on ``cells[0]`` on the ark rescues it with ``cells[1]``: the mod
+    takes the first partner in board order that makes the rescue legal (its table.lua.j2,
+    ``Table.rescue_for``), so a legal rescue with a later partner cannot be made at the table;
+    an illegal one (no legal partner) is what the drop asks for only with the first partner."""
+    partners = [m["cells"][1] for m in state.legal_moves() if m.get("type") == "rescue" and m["cells"][0] == cells[0]]
+    if not partners:
+        return True  # refused whatever the partner: the drop is the move a player makes
+    first = min(partners, key=lambda c: B.CELL_INDEX.get(c, len(B.CELL_INDEX)))
+    return bool(cells[1] == first)
+
+
 def table_actions(state: Any, move: Any) -> list[Action] | None:
     if not isinstance(move, dict):
         return None
@@ -33,10 +45,13 @@ def table_actions(state: Any, move: Any) -> list[Action] | None:
     if t == "water" and isinstance(cell, str):
         return [Drop(Piece("water-", prefix=True), Cell("island", cell))]
     cells = move.get("cells")
-    if t == "rescue" and isinstance(cells, list) and cells and isinstance(cells[0], str) and seat is not None:
+    if t == "rescue" and isinstance(cells, list) and len(cells) == 2 and isinstance(cells[0], str) \
+            and seat is not None:
+        if not _partner_the_table_picks(state, cells):
+            return None
         index = B.CELL_INDEX.get(cells[0])
         token = s["tokens"][index] if index is not None else None
         ark = s["arks"][seat]
         if isinstance(token, str) and isinstance(ark, str):
-            return [Drop(piece(token), Cell("island", ark))]
+            return [Drop(piece(token), Cell("island", ark), mover_only=True)]
     return None
