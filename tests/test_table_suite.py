@@ -33,6 +33,7 @@ from rules.mutate import sample_mutants
 from tts_builder.build import build_game, load_table_layout
 from tts_builder.errors import require_game
 from tts_builder.tableplay import Click, Drop, TablePlayer, table_actions_of
+from tts_builder.tablesize import footprint
 from tts_builder.testing import FakeObject, FakeTTS
 from tts_builder.validate import validate_data
 
@@ -118,6 +119,49 @@ def _known(state: Any, colors: list[str], shown: dict[str, set[str]]) -> dict[st
 
 def _baseline(fake: FakeTTS, colors: list[str]) -> dict[str, set[str]]:
     return {c: set(fake.player_view(c)) for c in colors}
+
+
+# -- the table's other checks ----------------------------------------------------------------------
+def new_game_problems(fake: FakeTTS) -> list[str]:
+    """New game's complaints: a container that did not hold everything when it looked."""
+    return [m.text for m in fake.broadcasts if "refused" in m.text or "holds" in m.text]
+
+
+def board_size_problems(save: dict[str, Any], game_id: str) -> list[str]:
+    """Each board's footprint on the table (its save scale through the size model,
+    :mod:`tts_builder.tablesize`, at the aspect it was drawn for) against the layout's size."""
+    out = []
+    by_name = {o.get("GMNotes"): o for o in save["ObjectStates"]}
+    for board in load_table_layout(game_id).boards:
+        obj = by_name[board.name]
+        size = footprint("tile", board.size[0] / board.size[1], obj["Transform"]["scaleX"])
+        if abs(size[0] - board.size[0]) > 0.02 * board.size[0] or abs(size[1] - board.size[1]) > 0.02 * board.size[1]:
+            out.append(f"{board.name}: {size[0]:.2f} x {size[1]:.2f} on the table, drawn for {board.size[0]} x {board.size[1]}")
+    return out
+
+
+def snap_turn_problems(save: dict[str, Any], game_id: str) -> list[str]:
+    """A piece or card dropped, held at a slant, on every board cell: it lands on the cell (the
+    stand-in's snap) turned upright as it lay (a board snap at 0 turned it to the far player)."""
+    layout = load_table_layout(game_id)
+    fake = FakeTTS()
+    objects = fake.load_save(save)
+    loose = [o for o in objects.values() if o.container is None and o.name in ("Custom_Tile", "Custom_Token", "Card")
+             and not o.getLock()]
+    deck = next((o for o in objects.values() if o.type == "Deck"), None)
+    if not loose and deck is None:
+        return []
+    mover = loose[0] if loose else fake.take_from(deck)
+    upright = layout.card.rotation_y
+    out = []
+    for board in layout.boards:
+        for cell in board.grid:
+            x, z = board.cell_world(cell.id)
+            fake.drop_at(mover, "White", (x + 0.1, 2.0, z - 0.1), (upright + 37.0) % 360.0, pick_up=False)
+            turn = (mover.rotation[1] - upright - board.rotation_y - board.snap_rotation_y) % 360.0
+            if min(turn, 360 - turn) > 0.5:
+                out.append(f"{board.name} {cell.id}: turned {mover.rotation[1]:.0f}")
+    return out
 
 
 # -- playing at the table ------------------------------------------------------------------------
@@ -222,7 +266,9 @@ def play_random_game(save: dict[str, Any], game_id: str, seats: int, seed: int, 
     press_new_game_twice(table, colors)
     tr = table.transcript()
     assert tr.get("setup") and len(tr["players"]) == seats, fake.broadcasts[-3:]
-    assert not any("refused" in m.text or "holds" in m.text for m in fake.broadcasts), fake.broadcasts[-3:]
+    assert new_game_problems(fake) == []
+    assert board_size_problems(save, game_id) == []
+    assert snap_turn_problems(save, game_id) == []
     assert player_view_leaks(fake, objects, colors, base) == []
     state = game.new_state(setup=tr["setup"], options=tr["options"], num_players=seats)
     state.name_seats([p["name"] for p in tr["players"]])
@@ -343,3 +389,74 @@ def test_two_by_two_an_animal_dropped_on_another_players_ark_is_refused_by_rule(
     seat = state.current_player()
     [outcome] = table.run(actions_for(state, rescues[0]) or [], seat, as_color=table.colors()[1 - seat])
     assert re.search(r"\[[a-z-]+\]", " ".join(m.text for m in outcome.messages))
+
+
+# -- the suite catches each of issue 20's four problems ----------------------------------------------
+def _copy(save: dict[str, Any]) -> dict[str, Any]:
+    copied: dict[str, Any] = json.loads(json.dumps(save))
+    return copied
+
+
+def _walk(value: Any):
+    if isinstance(value, dict):
+        yield value
+        for v in value.values():
+            yield from _walk(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _walk(v)
+
+
+def test_the_suite_catches_face_down_animals_that_show_their_species(saves):
+    """Problem 1: HideWhenFaceDown false on Two by Two's animals (as the build once wrote)."""
+    bad = _copy(saves["two-by-two"])
+    animals = next(o for o in bad["ObjectStates"] if o.get("Nickname") == "Animals")
+    for obj in _walk(animals["ContainedObjects"]):
+        obj["HideWhenFaceDown"] = False
+    for save, leaking in ((saves["two-by-two"], False), (bad, True)):
+        table = new_table(save, "two-by-two", 2)
+        colors = list(table.fake.seated_colors())
+        base = _baseline(table.fake, colors)
+        press_new_game_twice(table, colors)
+        leaks = player_view_leaks(table.fake, table.objects, colors, base)
+        assert bool(leaks) == leaking, leaks[:3]
+
+
+def test_the_suite_catches_boards_sized_by_the_old_tile_model(saves):
+    """Problem 2: the old size model (a stretched tile's long side 2.2 units at scale 1)."""
+    found = 0
+    for game in GAMES:
+        bad = _copy(saves[game])
+        for board in load_table_layout(game).boards:
+            obj = next(o for o in bad["ObjectStates"] if o.get("GMNotes") == board.name)
+            obj["Transform"]["scaleX"] = obj["Transform"]["scaleZ"] = max(board.size) / 2.2
+        assert board_size_problems(saves[game], game) == []
+        found += len(board_size_problems(bad, game))
+    assert found >= 3
+
+
+def test_the_suite_catches_new_game_looking_at_the_bag_one_frame_later(saves):
+    """Problem 3: Two by Two's New game looked at the bag one frame after the puts; the table's
+    bags fill over several frames (container_frames > 1), so it found it short and refused."""
+    bad = _copy(saves["two-by-two"])
+    script = bad["LuaScript"]
+    start = script.index("  Wait.condition(function() Table.lay_out(bag, colors) end")
+    end = script.index("end)\n", start) + len("end)\n")
+    bad["LuaScript"] = script[:start] + "  Wait.frames(function() Table.lay_out(bag, colors) end, 1)\n" + script[end:]
+    for save, frames, short in ((saves["two-by-two"], FRAMES, False), (bad, 1, False), (bad, FRAMES, True)):
+        table = new_table(save, "two-by-two", 2, frames=frames, seed=1)
+        press_new_game_twice(table, list(table.fake.seated_colors()))
+        assert bool(new_game_problems(table.fake)) == short, (frames, new_game_problems(table.fake))
+
+
+def test_the_suite_catches_board_snap_points_at_rotation_0(saves):
+    """Problem 4: board snap points facing 0 degrees turn a dropped button or card to the far player."""
+    for game in ("obren-buttons", "smitten-2", "two-by-two"):
+        bad = _copy(saves[game])
+        cells = {(round(x, 2), round(z, 2)) for b in load_table_layout(game).boards for x, z in
+                 (b.cell_world(c.id) for c in b.grid)}
+        for point in bad["SnapPoints"]:
+            if (round(point["Position"]["x"], 2), round(point["Position"]["z"], 2)) in cells:
+                point["Rotation"] = {"x": 0, "y": 0, "z": 0}
+        assert snap_turn_problems(saves[game], game) == []
+        assert snap_turn_problems(bad, game), game
