@@ -32,7 +32,7 @@ from rules.core import judge
 from rules.mutate import sample_mutants
 from tts_builder.build import build_game, load_table_layout
 from tts_builder.errors import require_game
-from tts_builder.tableplay import Click, Drop, TablePlayer, table_actions_of
+from tts_builder.tableplay import Click, Drop, TablePlayer, table_actions_of, table_options_of
 from tts_builder.tablesize import footprint
 from tts_builder.testing import FakeObject, FakeTTS
 from tts_builder.validate import validate_data
@@ -55,11 +55,27 @@ def saves(tmp_path_factory) -> dict[str, dict[str, Any]]:
 
 
 def _cases() -> list[Any]:
+    """Every game at every seat count with its default options."""
     out = []
     for g in GAMES:
         for n in require_game(g).seat_counts():
             marks = [pytest.mark.xfail(strict=True, reason=XFAIL[(g, n)])] if (g, n) in XFAIL else []
             out.append(pytest.param(g, n, marks=marks, id=f"{g}-{n}"))
+    return out
+
+
+def _option_cases() -> list[Any]:
+    """Each other option value a game's table lets its players choose (its ``table_options``),
+    at the first seat count where it does."""
+    out = []
+    for g in GAMES:
+        game = require_game(g)
+        choose = table_options_of(game)
+        for variant in game.option_variants()[1:]:
+            n = next((n for n in game.seat_counts() if choose is not None and choose(variant, n) is not None), None)
+            if n is not None:
+                (name, value), = variant.items()
+                out.append(pytest.param(g, n, variant, id=f"{g}-{n}-{name}={value}"))
     return out
 
 
@@ -255,7 +271,7 @@ def try_illegal(game: Any, state: Any, table: TablePlayer, rng: random.Random, l
 
 
 def play_random_game(save: dict[str, Any], game_id: str, seats: int, seed: int, moves: int = MOVES,
-                     check_leaks: bool = True) -> dict[str, Any]:
+                     check_leaks: bool = True, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """The whole case; returns what it saw (moves made, illegal drops refused, the transcript)."""
     game = rules.get_game(game_id)
     table = new_table(save, game_id, seats, seed=seed)
@@ -263,9 +279,14 @@ def play_random_game(save: dict[str, Any], game_id: str, seats: int, seed: int, 
     fake, objects = table.fake, table.objects
     base = _baseline(fake, colors)
     assert player_view_leaks(fake, objects, colors, base) == []
+    if options:
+        choose = table_options_of(game)
+        assert choose is not None
+        table.run(list(choose(options, seats) or []), None, colors)
     press_new_game_twice(table, colors)
     tr = table.transcript()
     assert tr.get("setup") and len(tr["players"]) == seats, fake.broadcasts[-3:]
+    assert tr["options"] == game.resolve_options(options), (tr["options"], options)
     assert new_game_problems(fake) == []
     assert board_size_problems(save, game_id) == []
     assert snap_turn_problems(save, game_id) == []
@@ -322,6 +343,12 @@ def play_random_game(save: dict[str, Any], game_id: str, seats: int, seed: int, 
 @pytest.mark.parametrize(("game", "seats"), _cases())
 def test_random_games_played_through_table_events(saves, game, seats):
     seen = play_random_game(saves[game], game, seats, seed=seats * 7 + len(game))
+    assert seen["moves"] > 0
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), _option_cases())
+def test_random_games_with_the_options_chosen_at_the_table(saves, game, seats, options):
+    seen = play_random_game(saves[game], game, seats, seed=seats * 11 + len(game), moves=MOVES // 2, options=options)
     assert seen["moves"] > 0
 
 

@@ -21,7 +21,7 @@ from rules.core import Game, Move, State, hook
 from tts_builder.testing import FakeObject, FakeTTS
 
 __all__ = ["Action", "Cell", "Click", "Drop", "Flip", "Hand", "Piece", "PickOption", "Spot", "TablePlayer",
-           "Target", "Wait", "Zone", "table_actions_of"]
+           "Target", "Wait", "Zone", "table_actions_of", "table_options_of"]
 
 
 # -- what is moved ------------------------------------------------------------------------------
@@ -90,7 +90,7 @@ class Drop:
 class Click:
     """Click the panel button whose callback is ``fn`` (``element`` its id, ``value`` what
     TTS passes), then let ``seconds`` pass. ``until``: a toggle, clicked (up to four times) until
-    a message to the player reads ``until``."""
+    a message to the player, or the panel, reads ``until``."""
 
     fn: str
     element: str | None = None
@@ -133,14 +133,27 @@ def table_actions_of(game: Game) -> Callable[[State, Move], Sequence[Action] | N
     found = hook(game, "table_actions")
     if found is not None:
         return found
+    fn: Callable[[State, Move], Sequence[Action] | None] | None = getattr(_tableplay_module(game), "table_actions", None)
+    return fn
+
+
+def _tableplay_module(game: Game) -> Any:
     package = type(game).__module__.rsplit(".", 1)[0]
     try:
-        module = importlib.import_module(f"{package}.tableplay")
+        return importlib.import_module(f"{package}.tableplay")
     except ModuleNotFoundError as exc:
         if exc.name != f"{package}.tableplay":
             raise
         return None
-    fn: Callable[[State, Move], Sequence[Action] | None] | None = getattr(module, "table_actions", None)
+
+
+def table_options_of(game: Game) -> Callable[[dict[str, Any], int], Sequence[Action] | None] | None:
+    """The game's ``table_options(options, seats)`` (in its ``tableplay.py``, beside
+    ``table_actions``): the panel clicks, before New game, that choose ``options`` (a dict of the
+    options that differ from the defaults) for a game of ``seats``; None where the table cannot
+    choose them. None when the game has no such function (its table plays the defaults)."""
+    module = _tableplay_module(game)
+    fn: Callable[[dict[str, Any], int], Sequence[Action] | None] | None = getattr(module, "table_options", None)
     return fn
 
 
@@ -269,7 +282,8 @@ class TablePlayer:
                 self.fake.click_ui(action.fn, color, action.value, action.element)
                 self.wait(action.seconds)
                 if action.until is None or any(action.until in m.text for m in self.fake.messages[mark:]
-                                               if m.color in (None, color)):
+                                               if m.color in (None, color)) \
+                        or any(action.until in v for k, v in self.fake.ui.values.items() if self.fake.ui.active(k)):
                     break
             else:
                 raise KeyError(f"{action.fn} never told {color} {action.until!r}")

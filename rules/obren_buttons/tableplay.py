@@ -19,3 +19,10 @@ def table_actions(state: Any, move: Any) -> list[Action] | None:
     if t == "forfeit" and len(move) == 1:
         return [Click("ttForfeit", seconds=0.2), Click("ttForfeit")]
     return None
+
+
+def table_options(options: dict[str, Any], seats: int) -> list[Action] | None:
+    """The solo goal is a panel toggle (a duel has no choice at the table)."""
+    if set(options) - {"goal"} or (options and seats != 1):
+        return None
+    return [Click("ttGoal", seconds=0.1, until=f"goal: {options['goal']}.")] if options else []

@@ -40,3 +40,10 @@ def table_actions(state: Any, move: Any) -> list[Action] | None:
         if fn is not None:
             return [Click(fn)]
     return None
+
+
+def table_options(options: dict[str, Any], seats: int) -> list[Action] | None:
+    """The two-player difficulty is a panel toggle (the solo variants are not chosen at the table)."""
+    if set(options) - {"difficulty"} or (options and seats != 2):
+        return None
+    return [Click("ttDifficulty", seconds=0.1, until=f"game: {options['difficulty']}.")] if options else []

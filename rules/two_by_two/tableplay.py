@@ -55,3 +55,10 @@ def table_actions(state: Any, move: Any) -> list[Action] | None:
         if isinstance(token, str) and isinstance(ark, str):
             return [Drop(piece(token), Cell("island", ark), mover_only=True)]
     return None
+
+
+def table_options(options: dict[str, Any], seats: int) -> list[Action] | None:
+    """The scoring is a panel toggle, chosen before New game."""
+    if set(options) - {"scoring"}:
+        return None
+    return [Click("ttScoring", seconds=0.1, until=f"Scoring: {options['scoring']}")] if options else []
