@@ -37,6 +37,8 @@ from tts_builder.tablesize import footprint
 from tts_builder.testing import FakeObject, FakeTTS
 from tts_builder.validate import validate_data
 
+from modtable import snap_turn_problems
+
 GAMES = ("two-and-two", "twin-tower-city", "obren-buttons", "two-by-two", "smitten-2")
 MOVES = 40          # table moves per case: a few short games' worth, within the suite's time budget
 ILLEGAL_EVERY = 2   # about one move in this many is preceded by an illegal drop
@@ -153,30 +155,6 @@ def board_size_problems(save: dict[str, Any], game_id: str) -> list[str]:
         size = footprint("tile", board.size[0] / board.size[1], obj["Transform"]["scaleX"])
         if abs(size[0] - board.size[0]) > 0.02 * board.size[0] or abs(size[1] - board.size[1]) > 0.02 * board.size[1]:
             out.append(f"{board.name}: {size[0]:.2f} x {size[1]:.2f} on the table, drawn for {board.size[0]} x {board.size[1]}")
-    return out
-
-
-def snap_turn_problems(save: dict[str, Any], game_id: str) -> list[str]:
-    """A piece or card dropped, held at a slant, on every board cell: it lands on the cell (the
-    stand-in's snap) turned upright as it lay (a board snap at 0 turned it to the far player)."""
-    layout = load_table_layout(game_id)
-    fake = FakeTTS()
-    objects = fake.load_save(save)
-    loose = [o for o in objects.values() if o.container is None and o.name in ("Custom_Tile", "Custom_Token", "Card")
-             and not o.getLock()]
-    deck = next((o for o in objects.values() if o.type == "Deck"), None)
-    if not loose and deck is None:
-        return []
-    mover = loose[0] if loose else fake.take_from(deck)
-    upright = layout.card.rotation_y
-    out = []
-    for board in layout.boards:
-        for cell in board.grid:
-            x, z = board.cell_world(cell.id)
-            fake.drop_at(mover, "White", (x + 0.1, 2.0, z - 0.1), (upright + 37.0) % 360.0, pick_up=False)
-            turn = (mover.rotation[1] - upright - board.rotation_y - board.snap_rotation_y) % 360.0
-            if min(turn, 360 - turn) > 0.5:
-                out.append(f"{board.name} {cell.id}: turned {mover.rotation[1]:.0f}")
     return out
 
 
