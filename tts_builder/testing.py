@@ -54,7 +54,7 @@ SNAP_RADIUS = 1.0
 (Object page, docs/object.md; ../shared/docs/tts-format.md, ``SnapPoints``) gives each point
 ``position``, ``rotation`` and ``rotation_snap``: a dropped object moves onto the point and, where
 ``rotation_snap`` is true (the Snap Point tool's rotation snap; in a save a ``Rotation`` key on the
-point, as 2705 of the 4083 snap points in the 55 real saves in ../shared/fixtures/tts_saves* carry),
+point, as 2705 of the 4335 snap points, global and attached, in the 55 real saves in ../shared/fixtures/tts_saves* carry),
 turns to its rotation. The radius is unmeasured (ported from branch i20b)."""
 STACK_NAMES = ("Custom_Tile_Stack", "Custom_Token_Stack", "Custom_Model_Stack")
 """Stacks of identical, anonymous pieces: a ``Number``, no contained objects."""
