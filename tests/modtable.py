@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from tts_builder.build import build_game, load_table_layout
@@ -126,3 +127,14 @@ def snap_turn_problems(save: dict[str, Any], game_id: str) -> list[str]:
             if min(turn, 360 - turn) > 0.5:
                 out.append(f"{board.name} {cell.id}: turned {mover.rotation[1]:.0f}")
     return out
+
+
+def walk_json(value: Any) -> Iterator[dict[str, Any]]:
+    """Every JSON object in ``value`` (a save), depth first."""
+    if isinstance(value, dict):
+        yield value
+        for v in value.values():
+            yield from walk_json(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from walk_json(v)

@@ -38,7 +38,7 @@ from tts_builder.tablesize import footprint
 from tts_builder.testing import FakeObject, FakeTTS
 from tts_builder.validate import validate_data
 
-from modtable import snap_turn_problems
+from modtable import snap_turn_problems, walk_json as _walk
 
 GAMES = tuple(game_ids())  # every registered game (a game made by `tts-builder new` too)
 MOVES = 40          # table moves per case: a few short games' worth, within the suite's time budget
@@ -410,16 +410,6 @@ def test_two_by_two_an_animal_dropped_on_another_players_ark_is_refused_by_rule(
 def _copy(save: dict[str, Any]) -> dict[str, Any]:
     copied: dict[str, Any] = json.loads(json.dumps(save))
     return copied
-
-
-def _walk(value: Any):
-    if isinstance(value, dict):
-        yield value
-        for v in value.values():
-            yield from _walk(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _walk(v)
 
 
 def test_the_suite_catches_face_down_animals_that_show_their_species(saves):

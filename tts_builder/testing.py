@@ -25,8 +25,8 @@ from lupa.lua52 import lua_type
 
 from tts_builder.luasandbox import LuaSandbox, LuaSandboxError, _LuaTable
 
-__all__ = ["ALL_COLORS", "CONTAINER_TYPES", "SNAP_RADIUS", "Call", "FakeObject", "FakePlayer", "FakeTTS", "FakeUI", "Message",
-           "OBJECT_TYPES", "PLAYER_ACTIONS", "PLAYER_COLORS"]
+__all__ = ["ALL_COLORS", "CONTAINER_TYPES", "SNAP_RADIUS", "Call", "FakeObject", "FakePlayer", "FakeTTS", "FakeUI",
+           "Message", "OBJECT_TYPES", "PLAYER_ACTIONS", "PLAYER_COLORS"]
 
 PLAYER_COLORS = ("White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink")
 """TTS's seat colours, in TTS's order."""
@@ -54,8 +54,8 @@ SNAP_RADIUS = 1.0
 (Object page, docs/object.md; ../shared/docs/tts-format.md, ``SnapPoints``) gives each point
 ``position``, ``rotation`` and ``rotation_snap``: a dropped object moves onto the point and, where
 ``rotation_snap`` is true (the Snap Point tool's rotation snap; in a save a ``Rotation`` key on the
-point, as 2705 of the 4335 snap points, global and attached, in the 55 real saves in ../shared/fixtures/tts_saves* carry),
-turns to its rotation. The radius is unmeasured (ported from branch i20b)."""
+point, as 2705 of the 4335 snap points, global and attached, in the 55 real saves in
+../shared/fixtures/tts_saves* carry), turns to its rotation. The radius is unmeasured (ported from branch i20b)."""
 STACK_NAMES = ("Custom_Tile_Stack", "Custom_Token_Stack", "Custom_Model_Stack")
 """Stacks of identical, anonymous pieces: a ``Number``, no contained objects."""
 
@@ -976,7 +976,7 @@ class FakeTTS:
 
     On the Python side the harness builds the table (:meth:`spawn`,
     :meth:`spawn_deck`, :meth:`add_zone`, :meth:`hand_zone`), moves things and
-    fires the matching events (:meth:`place`, :meth:`drop`, :meth:`flip`,
+    fires the matching events (:meth:`place`, :meth:`drop`, :meth:`drop_at`, :meth:`flip`,
     :meth:`put_into`, :meth:`take_from`, :meth:`set_turn`), fires any event
     (:meth:`fire`, :meth:`fire_object`), clicks UI and buttons
     (:meth:`click_ui`, :meth:`click_button`), advances the clock (:meth:`step`,
@@ -1333,7 +1333,9 @@ class FakeTTS:
         A card (an object that uses hands) dropped in a hand zone is held by that hand, as TTS
         does: the API's ``Player.getHandObjects`` lists it (docs/player/instance.md), its owner
         sees its face and the others its back (Knowledge Base, Hands), and it lies in the hand
-        zone; any other object only passes over the zone (it is in it, not held)."""
+        zone; any other object dropped there is not in the hand (a hand holds cards only).
+        ``landed`` is called as the piece lands, before any handler runs (a harness looking at
+        what every seat saw: a card played face up that the mod then turns face down)."""
         if obj._container is not None:
             raise ValueError(f"{obj!r} is in {obj._container!r}: take it out first")
         if pick_up:
