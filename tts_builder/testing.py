@@ -372,6 +372,7 @@ class FakeObject:
         self.image_urls: list[str] = []
         self.use_snap_points = True
         self._scale = [1.0, 1.0, 1.0]  # zones: the box's size (a save's Transform scale)
+        self._sized = False  # zones: the size came from a save (a harness-made zone has none)
         self.held_by_color: str | None = None
         self.resting = True
         self.spawning = False
@@ -1188,6 +1189,7 @@ class FakeTTS:
         if name == "HandTrigger" and container is None:
             obj = self.add_hand(str(data.get("FogColor", "White")), guid=guid, position=pos)
             obj._scale = [float(t.get(k, 1.0)) for k in ("scaleX", "scaleY", "scaleZ")]
+            obj._sized = True
             obj._rotation = [float(v) for v in rot]
         elif name == "ScriptingTrigger" and container is None:
             obj = self.add_zone(guid=guid, name=data.get("Nickname", ""), tags=data.get("Tags", []), position=pos)
@@ -1372,11 +1374,12 @@ class FakeTTS:
         and one moved out of its hand leaves it (events next frame). TTS's hands catch cards
         that reach them however they move: scripts deal by moving cards into the hand area
         (this project's runtime ``Tabletop.sync``, and ``getHandObjects`` lists them after).
-        Other zones are the harness's to decide (:meth:`place`), as before."""
+        Other zones, and hands the harness made (no size: :meth:`hand_zone`), are the harness's
+        to decide (:meth:`place`), as before."""
         if obj._container is not None or not obj.use_hands or not self._hands:
             return
-        hand = next((z for z in self.zones_at(obj._position) if z.type == "Hand"), None)
-        old = [z for z in obj._zones if z.type == "Hand"]
+        hand = next((z for z in self.zones_at(obj._position) if z.type == "Hand" and z._sized), None)
+        old = [z for z in obj._zones if z.type == "Hand" and z._sized]
         if hand is not None and old != [hand]:
             self._into_hand(obj, hand)
             self._set_zones(obj, [z for z in obj._zones if z.type != "Hand"] + [hand], now=False)
