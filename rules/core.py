@@ -484,6 +484,15 @@ class Game:
         ``check-lua`` and the fuzz tests feed both engines: near misses find where they disagree."""
         raise NotImplementedError
 
+    def table_actions(self, state: "State", move: Move) -> list[Any] | None:
+        """Optional hook: how a player makes ``move`` (legal or not) at the table in ``state``, as
+        a list of :mod:`tts_builder.tableplay` actions (drop a piece on a cell, a zone or a hand,
+        click a panel button, pick a shown option, flip), or None for a move it cannot express.
+        A game may instead define the function ``table_actions(state, move)`` in its package's
+        ``tableplay.py`` (:func:`tts_builder.tableplay.table_actions_of` finds either). Used by the
+        generic table suite, which plays every game through table events at the stand-in table."""
+        raise NotImplementedError
+
     def describe(self) -> JSONDict:
         return {"id": self.id, "name": self.name, "players": [self.min_players, self.max_players],
                 "seat_counts": list(self.seat_counts()), "options": dict(self.options),
@@ -708,7 +717,7 @@ class State:
 #: the optional hooks of :class:`Game` and :class:`State` (declared on them, with docstrings):
 #: a game defines any of them; :func:`hook` finds the ones it does
 OPTIONAL_HOOKS: Mapping[str, tuple[str, ...]] = {
-    "Game": ("heuristic_move", "heuristic_seat", "board_mutants"),
+    "Game": ("heuristic_move", "heuristic_seat", "board_mutants", "table_actions"),
     "State": ("json_strings",),
 }
 

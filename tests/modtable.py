@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
-from tts_builder.build import build_game
+from tts_builder.build import build_game, load_table_layout
 from tts_builder.save import hand_transforms
 from tts_builder.testing import FakeTTS
 
@@ -102,3 +103,38 @@ class ModTable:
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` of the fake clock pass."""
         self.fake.step(max(1, round(seconds * self.fake.fps)))
+
+
+def snap_turn_problems(save: dict[str, Any], game_id: str) -> list[str]:
+    """A piece or card dropped, held at a slant, on every board cell: it lands on the cell (the
+    stand-in's snap) turned upright as it lay (a board snap at 0 turned it to the far player)."""
+    layout = load_table_layout(game_id)
+    fake = FakeTTS()
+    objects = fake.load_save(save)
+    loose = [o for o in objects.values() if o.container is None and o.name in ("Custom_Tile", "Custom_Token", "Card")
+             and not o.getLock()]
+    deck = next((o for o in objects.values() if o.type == "Deck"), None)
+    if not loose and deck is None:
+        return []
+    mover = loose[0] if loose else fake.take_from(deck)
+    upright = layout.card.rotation_y
+    out = []
+    for board in layout.boards:
+        for cell in board.grid:
+            x, z = board.cell_world(cell.id)
+            fake.drop_at(mover, "White", (x + 0.1, 2.0, z - 0.1), (upright + 37.0) % 360.0, pick_up=False)
+            turn = (mover.rotation[1] - upright - board.rotation_y - board.snap_rotation_y) % 360.0
+            if min(turn, 360 - turn) > 0.5:
+                out.append(f"{board.name} {cell.id}: turned {mover.rotation[1]:.0f}")
+    return out
+
+
+def walk_json(value: Any) -> Iterator[dict[str, Any]]:
+    """Every JSON object in ``value`` (a save), depth first."""
+    if isinstance(value, dict):
+        yield value
+        for v in value.values():
+            yield from walk_json(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from walk_json(v)

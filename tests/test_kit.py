@@ -429,3 +429,29 @@ def test_pieces_know_their_home_and_a_board_table_has_a_board_thumbnail(built: A
     colours = {thumb.getpixel((x, y)) for x in range(256) for y in range(256)}
     assert (0xe0, 0xd8, 0xc0) in colours  # the square board's cells are drawn on it
     assert render_thumbnail(plan.layout, 256).tobytes() == thumb.tobytes()
+
+
+def test_a_figurine_and_a_tile_stack_are_played_at_the_stand_in_table(built: Any) -> None:
+    """Figurine_Custom and Custom_Tile_Stack, which no game uses yet, at the stand-in table: the
+    figurine shows its name and both image URLs, is picked up and dropped on another cell of its
+    board (it snaps there, turned as the cell's snap says); a piece taken off the stack is a new
+    single tile that shows the stack's name, and the stack counts one fewer."""
+    plan, save, ctx = built
+    fake = FakeTTS(seated=("White", "Red"))
+    loaded = fake.load_save(save)
+    hero = next(o for o in loaded.values() if o.name == "Figurine_Custom")
+    assert fake.seen_by(hero, "Red")["name"] == "Hero" and hero.visible_images()[0].startswith(URL)
+    square = next(b for b in plan.layout.boards if b.name == "square")
+    target = next(c.id for c in square.grid if c.id != "b2")
+    x, z = square.cell_world(target)
+    fake.drop_at(hero, "White", (x + 0.2, 2.0, z - 0.2), 45.0)
+    assert (hero.position[0], hero.position[2]) == pytest.approx((x, z))
+    snap = next(p for p in fake.snap_points if (p["position"][0], p["position"][2]) == pytest.approx((x, z)))
+    assert hero.rotation[1] == pytest.approx(snap["rotation"][1] % 360.0)
+    stack = fake.get_object(ctx["stacks"]["gold"]["guid"])
+    assert stack is not None and stack.getQuantity() == 5
+    fake.load_global(f"function take() return getObjectFromGUID('{stack.guid}').takeObject({{}}) end")
+    piece = fake.sandbox.call(fake.sandbox.lookup("take"))
+    assert stack.getQuantity() == 4 and piece.name == "Custom_Tile" and piece.guid != stack.guid
+    fake.drop_at(piece, "Red", fake.hand_zone("Red").position)  # a tile is not taken into a hand
+    assert fake.held_in_hand(piece) is None and fake.seen_by(piece, "White")["name"] == stack.getName()

@@ -1,6 +1,7 @@
 """``tts-builder new``: in a temporary copy of the project, for each ``--like``, the new game at once
 builds, simulates, validates, agrees under check-lua, passes the invariant suite and the contract test,
-and plays through the stubbed TTS (its own table-event test). A few games each, to stay fast.
+and plays through the stubbed TTS (its own table-event test and the generic table suite, through the
+``tableplay.py`` the scaffold writes). A few games each, to stay fast.
 Bad input to ``new`` is one line, exit 2."""
 
 from __future__ import annotations
@@ -55,6 +56,11 @@ def test_a_new_game_passes_the_whole_chain(tmp_path: Path, like: str, players: s
     assert "agree on 8 games" in ok(run(root, "-m", "tts_builder", "check-lua", "drop-four", "--games", "8"))
     ok(run(root, "-m", "pytest", "-q", "-x", "-p", "no:randomly", "-p", "no:cacheprovider",
            "tests/test_drop_four.py", "tests/test_contracts.py", "tests/test_invariants.py", "-k", "drop"))
+    # the generic table suite over the new game: its tableplay.py drives random games at the stand-in table
+    suite = ok(run(root, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
+                   "tests/test_table_suite.py", "-k", "drop-four"))
+    low, high = (int(p) for p in (players + "-" + players).split("-")[:2])
+    assert f"{2 * (high - low + 1)} passed" in suite, suite[-600:]
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from modtable import walk_json as _walk
 from tts_builder.build import build_game, load_table_layout
 from tts_builder.tablesize import TILE_SHORT_SIDE, footprint, model, tile_scale
 from tts_builder.testing import FakeTTS
@@ -27,16 +28,6 @@ def built(tmp_path_factory) -> dict[str, tuple[Path, dict[str, Any]]]:
         build_game(game, out)
         saves[game] = (out / game, json.loads((out / game / f"{game}.json").read_text()))
     return saves
-
-
-def _walk(value: Any):
-    if isinstance(value, dict):
-        yield value
-        for v in value.values():
-            yield from _walk(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _walk(v)
 
 
 def _real_saves() -> list[Any]:

@@ -15,6 +15,7 @@ mod is built or checked.
 from __future__ import annotations
 
 import json
+import math
 import random
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
@@ -24,8 +25,8 @@ from lupa.lua52 import lua_type
 
 from tts_builder.luasandbox import LuaSandbox, LuaSandboxError, _LuaTable
 
-__all__ = ["ALL_COLORS", "CONTAINER_TYPES", "Call", "FakeObject", "FakePlayer", "FakeTTS", "FakeUI", "Message",
-           "OBJECT_TYPES", "PLAYER_ACTIONS", "PLAYER_COLORS"]
+__all__ = ["ALL_COLORS", "CONTAINER_TYPES", "SNAP_RADIUS", "Call", "FakeObject", "FakePlayer", "FakeTTS", "FakeUI",
+           "Message", "OBJECT_TYPES", "PLAYER_ACTIONS", "PLAYER_COLORS"]
 
 PLAYER_COLORS = ("White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink")
 """TTS's seat colours, in TTS's order."""
@@ -48,6 +49,13 @@ Card, Deck, Bag, Infinite, Scripting and Hand are documented; the tile, token, f
 types follow TTS's custom-object categories (unverified in game)."""
 CONTAINER_TYPES = ("Deck", "Bag", "Infinite")
 """Object types that hold other objects (``ContainedObjects``): take, put, getObjects, shuffle."""
+SNAP_RADIUS = 1.0
+"""How near a snap point a dropped object must land to snap to it. The API's ``getSnapPoints``
+(Object page, docs/object.md; ../shared/docs/tts-format.md, ``SnapPoints``) gives each point
+``position``, ``rotation`` and ``rotation_snap``: a dropped object moves onto the point and, where
+``rotation_snap`` is true (the Snap Point tool's rotation snap; in a save a ``Rotation`` key on the
+point, as 2705 of the 4335 snap points, global and attached, in the 55 real saves in
+../shared/fixtures/tts_saves* carry), turns to its rotation. The radius is unmeasured (ported from branch i20b)."""
 STACK_NAMES = ("Custom_Tile_Stack", "Custom_Token_Stack", "Custom_Model_Stack")
 """Stacks of identical, anonymous pieces: a ``Number``, no contained objects."""
 
@@ -362,6 +370,9 @@ class FakeObject:
         self.hide_when_face_down = type in ("Card", "Deck")
         self.tooltip = True
         self.image_urls: list[str] = []
+        self.use_snap_points = True
+        self._scale = [1.0, 1.0, 1.0]  # zones: the box's size (a save's Transform scale)
+        self._sized = False  # zones: the size came from a save (a harness-made zone has none)
         self.held_by_color: str | None = None
         self.resting = True
         self.spawning = False
@@ -497,11 +508,13 @@ class FakeObject:
     def setPosition(self, v: Any) -> bool:
         self._position = self._fake._xyz(v)
         self._record("setPosition", tuple(self._position))
+        self._fake._hand_catch(self)
         return True
 
     def setPositionSmooth(self, v: Any, collide: bool = False, fast: bool = False) -> bool:
         self._position = self._fake._xyz(v)
         self._record("setPositionSmooth", tuple(self._position))
+        self._fake._hand_catch(self)
         return True
 
     def getRotation(self) -> Any:
@@ -614,7 +627,9 @@ class FakeObject:
                 obj = self._fake._take(self, index=0, now=False)
                 if obj is None:  # empty, or collapsed into its last card
                     return True
-                self._fake._set_zones(obj, [self._fake.hand_zone(c, int(index))], now=False)
+                hand = self._fake.hand_zone(c, int(index))
+                self._fake._into_hand(obj, hand)  # held by the hand, as :meth:`FakeTTS.drop_at` says
+                self._fake._set_zones(obj, [hand], now=False)
         return True
 
     def shuffle(self) -> bool:
@@ -962,7 +977,7 @@ class FakeTTS:
 
     On the Python side the harness builds the table (:meth:`spawn`,
     :meth:`spawn_deck`, :meth:`add_zone`, :meth:`hand_zone`), moves things and
-    fires the matching events (:meth:`place`, :meth:`drop`, :meth:`flip`,
+    fires the matching events (:meth:`place`, :meth:`drop`, :meth:`drop_at`, :meth:`flip`,
     :meth:`put_into`, :meth:`take_from`, :meth:`set_turn`), fires any event
     (:meth:`fire`, :meth:`fire_object`), clicks UI and buttons
     (:meth:`click_ui`, :meth:`click_button`), advances the clock (:meth:`step`,
@@ -981,9 +996,11 @@ class FakeTTS:
 
     def __init__(self, sandbox: LuaSandbox | None = None, *,
                  seated: dict[str, str] | Iterable[str] = ("White", "Red"), fps: int = 60,
-                 container_frames: int = 1, travel_seed: int = 0) -> None:
+                 container_frames: int = 1, travel_seed: int = 0, snap_radius: float = SNAP_RADIUS) -> None:
         self.sandbox = sandbox if sandbox is not None else LuaSandbox()
         self.fps = fps
+        self.snap_radius = snap_radius
+        """How near a snap point a drop must land to snap (:data:`SNAP_RADIUS`); 0 turns snapping off."""
         self.container_frames = container_frames
         self._travel_rng = random.Random(travel_seed)
         self._arrivals: list[tuple[int, int, FakeObject, FakeObject]] = []  # (frame due, order, container, obj)
@@ -1171,8 +1188,13 @@ class FakeTTS:
         guid = data.get("GUID") or None
         if name == "HandTrigger" and container is None:
             obj = self.add_hand(str(data.get("FogColor", "White")), guid=guid, position=pos)
+            obj._scale = [float(t.get(k, 1.0)) for k in ("scaleX", "scaleY", "scaleZ")]
+            obj._sized = True
+            obj._rotation = [float(v) for v in rot]
         elif name == "ScriptingTrigger" and container is None:
             obj = self.add_zone(guid=guid, name=data.get("Nickname", ""), tags=data.get("Tags", []), position=pos)
+            obj._scale = [float(t.get(k, 1.0)) for k in ("scaleX", "scaleY", "scaleZ")]
+            obj._rotation = [float(v) for v in rot]
         else:
             obj = self._make(OBJECT_TYPES.get(name, name), guid, name=data.get("Nickname", ""),
                              description=data.get("Description", ""), gm_notes=data.get("GMNotes", ""),
@@ -1268,8 +1290,154 @@ class FakeTTS:
         """A player drops ``obj`` into ``zones``: zone events, then ``onObjectDrop``. Returns its result."""
         if position is not None:
             obj._position = [float(v) for v in position]
+        self._snap(obj)
         self._set_zones(obj, list(zones), fire=True)
         return self.fire("onObjectDrop", player_color, obj)
+
+    def _snap(self, obj: FakeObject) -> None:
+        """A dropped object lands on the nearest global snap point within :attr:`snap_radius`
+        (x and z; it keeps its height) and, where the point snaps rotation, turns to the point's
+        y rotation, keeping its flip (see :data:`SNAP_RADIUS`)."""
+        if not obj.use_snap_points or not self.snap_points or self.snap_radius <= 0:
+            return
+        x, z = obj._position[0], obj._position[2]
+        best = min(self.snap_points, key=lambda p: (p["position"][0] - x) ** 2 + (p["position"][2] - z) ** 2)
+        px, pz = best["position"][0], best["position"][2]
+        if (px - x) ** 2 + (pz - z) ** 2 > self.snap_radius ** 2:
+            return
+        obj._position[0], obj._position[2] = px, pz
+        if best["rotation_snap"]:
+            obj._rotation[1] = best["rotation"][1] % 360.0
+
+    def zones_at(self, position: Sequence[float]) -> list[FakeObject]:
+        """The scripting and hand zones whose box holds ``position`` seen from above (x and z, in
+        the zone's own turn; a save's zone is a box of its Transform's scale about its position,
+        ../shared/docs/tts-format.md, ``ScriptingTrigger``/``HandTrigger``). Height is ignored: an
+        object lying on the table is in the zones drawn over it."""
+        out = []
+        for zone in self._scene.values():
+            if zone.type not in ("Scripting", "Hand") or zone._destroyed:
+                continue
+            dx, dz = position[0] - zone._position[0], position[2] - zone._position[2]
+            t = math.radians(zone._rotation[1])
+            lx, lz = dx * math.cos(t) - dz * math.sin(t), dx * math.sin(t) + dz * math.cos(t)
+            if abs(lx) <= zone._scale[0] / 2 + 1e-9 and abs(lz) <= zone._scale[2] / 2 + 1e-9:
+                out.append(zone)
+        return out
+
+    def drop_at(self, obj: FakeObject, player_color: str, position: Sequence[float],
+                rotation_y: float | None = None, *, pick_up: bool = True,
+                landed: Callable[[], None] | None = None) -> Any:
+        """A player picks ``obj`` up (``onObjectPickUp``), turns it to ``rotation_y`` if given and
+        drops it at ``position``: it snaps (:meth:`_snap`), its zones become the ones under where
+        it came to rest (:meth:`zones_at`), leave and enter events fire, then ``onObjectDrop``.
+
+        A card (an object that uses hands) dropped in a hand zone is held by that hand, as TTS
+        does: the API's ``Player.getHandObjects`` lists it (docs/player/instance.md), its owner
+        sees its face and the others its back (Knowledge Base, Hands), and it lies in the hand
+        zone; any other object dropped there is not in the hand (a hand holds cards only).
+        ``landed`` is called as the piece lands, before any handler runs (a harness looking at
+        what every seat saw: a card played face up that the mod then turns face down)."""
+        if obj._container is not None:
+            raise ValueError(f"{obj!r} is in {obj._container!r}: take it out first")
+        if pick_up:
+            self.fire("onObjectPickUp", player_color, obj)
+        if rotation_y is not None:
+            obj._rotation[1] = float(rotation_y) % 360.0
+        obj._position = [float(v) for v in position]
+        self._snap(obj)
+        zones = self.zones_at(obj._position)
+        hand = next((z for z in zones if z.type == "Hand"), None)
+        if hand is not None and obj.use_hands:
+            self._into_hand(obj, hand)
+            zones = [hand]
+        else:
+            zones = [z for z in zones if z.type != "Hand"]
+        if landed is not None:  # the harness looks at the table as the piece lands, before any handler
+            held = obj._zones
+            obj._zones = [z for z in held if z.type != "Hand" or z in zones]
+            landed()
+            obj._zones = held
+        self._set_zones(obj, zones, fire=True)
+        return self.fire("onObjectDrop", player_color, obj)
+
+    @staticmethod
+    def _into_hand(obj: FakeObject, hand: FakeObject) -> None:
+        """A card taken into a hand lies in the hand zone face up: TTS shows a hand's cards face up
+        to their owner, and a card dragged out of a hand comes out as it was shown there (Knowledge
+        Base, Hands; unverified in game: how TTS turns it is not documented)."""
+        obj._position = list(hand._position)
+        obj._rotation[2] = 0.0
+
+    def _hand_catch(self, obj: FakeObject) -> None:
+        """A script moved ``obj``: a card that comes to lie in a hand zone is taken into that hand,
+        and one moved out of its hand leaves it (events next frame). TTS's hands catch cards
+        that reach them however they move: scripts deal by moving cards into the hand area
+        (this project's runtime ``Tabletop.sync``, and ``getHandObjects`` lists them after).
+        Other zones, and hands the harness made (no size: :meth:`hand_zone`), are the harness's
+        to decide (:meth:`place`), as before."""
+        if obj._container is not None or not obj.use_hands or not self._hands:
+            return
+        hand = next((z for z in self.zones_at(obj._position) if z.type == "Hand" and z._sized), None)
+        old = [z for z in obj._zones if z.type == "Hand" and z._sized]
+        if hand is not None and old != [hand]:
+            self._into_hand(obj, hand)
+            self._set_zones(obj, [z for z in obj._zones if z.type != "Hand"] + [hand], now=False)
+        elif hand is None and old:
+            self._set_zones(obj, [z for z in obj._zones if z.type != "Hand"], now=False)
+
+    def held_in_hand(self, obj: FakeObject) -> str | None:
+        """The colour whose hand holds ``obj``, or None."""
+        return next((z._owner for z in obj._zones if z.type == "Hand"), None)
+
+    # ------------------------------------------------------------------ what a player sees
+
+    def hidden_from(self, obj: FakeObject, color: str) -> bool:
+        """Is ``obj``'s face hidden from ``color``: in a container, face down, or held in another
+        colour's hand (Knowledge Base, Hands: the others see a hand card's back)."""
+        if obj._container is not None:
+            return True
+        owner = self.held_in_hand(obj)
+        if owner is not None:
+            return owner != color
+        return obj.is_face_down
+
+    def seen_by(self, obj: FakeObject, color: str) -> dict[str, str]:
+        """What ``color`` sees of ``obj`` as it lies: the tooltip's name and description (hidden
+        face down or in another's hand where ``HideWhenFaceDown`` is on, Knowledge Base, Object >
+        Toggles; none with ``Tooltip`` off) and the image URLs its client loads (both faces of a
+        two-sided tile: the file names are public whichever side is up)."""
+        if not obj.tooltip or (self.hidden_from(obj, color) and obj.hide_when_face_down):
+            name, description = "", ""
+        else:
+            name, description = obj._nickname, obj._description
+        return {"name": name, "description": description, "images": " ".join(obj.visible_images())}
+
+    def player_view(self, color: str, *, since: int = 0) -> list[str]:
+        """Every text and image URL ``color`` can see: each object on the table as it lies
+        (:meth:`seen_by`; a bag or deck shows its own, not its contents'), the buttons' labels and
+        tooltips, the Global panel's shown values and attributes' text, the notes and the notebook
+        tabs the colour may read (a tab of another colour is that player's: API, Notes), and the
+        chat and broadcasts sent to everyone or to the colour (API, base: broadcastToAll,
+        broadcastToColor, printToAll, printToColor; Player.broadcast/print) from message ``since``
+        on. The GM (Black) also reads GM notes (:meth:`FakeObject.visible_text`)."""
+        out: list[str] = []
+        for obj in self._scene.values():
+            if obj._destroyed or obj.type in ("Scripting", "Hand"):
+                continue
+            seen = self.seen_by(obj, color)
+            out += [seen["name"], seen["description"], seen["images"]]
+            if color == "Black":
+                out.append(obj._gm_notes)
+            out += [t for b in obj._buttons for t in (b["label"], b["tooltip"])]
+        out += [v for k, v in self.ui.values.items() if self.ui.active(k)]
+        out += [a.get("text", "") + " " + a.get("tooltip", "") for k, a in self.ui.elements.items() if self.ui.active(k)]
+        out.append(self.notes.text)
+        out += [t["title"] + " " + t["body"] for t in self.notes.tabs if t.get("color") in ("Grey", color, "", None)]
+        out += [m.text for m in self.messages[since:]
+                if m.kind in ("broadcastToAll", "broadcastToColor", "printToAll", "printToColor",
+                              "Player.broadcast", "Player.print") and m.color in (None, color)]
+        return [t for t in out if t and t.strip()]
 
     def flip(self, obj: FakeObject, player_color: str) -> bool:
         """A player flips ``obj``. ``onPlayerAction`` may veto (returns False); else ``onObjectRotate`` fires."""
@@ -1433,6 +1601,8 @@ class FakeTTS:
             obj._rotation[2] = (obj._rotation[2] + 180.0) % 360.0
         self._scene[obj.guid] = obj
         self._emit(now, "onObjectLeaveContainer", container, obj)
+        if position is not None:
+            self._hand_catch(obj)  # taken out onto a hand: the hand holds it
         if container.type == "Deck" and len(items) == 1:
             # TTS turns a one-card deck into that card, in the deck's place.
             last = items.pop()

@@ -125,6 +125,7 @@ def files_for(game_id: str, like: str, players: tuple[int, int]) -> dict[str, st
     out = {
         f"rules/{pkg}/__init__.py": fill("__init__.py.tmpl"),
         f"rules/{pkg}/engine.py": fill("engine.py.tmpl"),
+        f"rules/{pkg}/tableplay.py": fill("tableplay.py.tmpl"),
         f"rules/{pkg}/moves.schema.json": fill("moves.schema.json.tmpl"),
         f"rules/{pkg}/{game_id}.json": fill("data.json.tmpl"),
         f"art_src/{game_id}/art.json": fill("art.json.tmpl"),

@@ -1,0 +1,47 @@
+"""Two & Two at the table (the ``table_actions`` hook, docs/authoring.md): cards are dropped on the
+mat's zones (a stack started upside down is turned first), Draw, End turn and Pass are panel
+buttons; a Deny negates the Symbol card or the Flip of a Symbol+Flip play as the player's Deny
+toggle says, which they set by clicking it until the table tells them it is what they want."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tts_builder.tableplay import Action, Click, Drop, Piece, Zone
+
+UPRIGHT = 180.0  # the seat's upright card turn (table.json card.rotation_y)
+#: whether a stack started upside down can be made at the table (not yet: see table_actions)
+DOWN_AT_THE_TABLE = False
+BUTTONS = {"draw": "ttDraw", "end-turn": "ttEndTurn", "pass": "ttPass"}
+
+
+def table_actions(state: Any, move: Any) -> list[Action] | None:
+    if not isinstance(move, dict):
+        return None
+    t, card = move.get("type"), move.get("card")
+    if t in BUTTONS:
+        return [Click(BUTTONS[t])]
+    if not isinstance(card, str):
+        return None
+    if t == "start-stack" and move.get("orientation") == "up":
+        return [Drop(Piece(card), Zone("stack"), UPRIGHT)]
+    if t == "start-stack" and move.get("orientation") == "down":
+        # turned upside down before the drop, but the stack's snap point snaps rotation and turns
+        # it upright again as it lands: the mod records "up" (tests/test_table_suite.py's xfail,
+        # test_two_and_two_a_stack_started_upside_down_at_the_table); the suite does not pick it
+        return None if not DOWN_AT_THE_TABLE else [Drop(Piece(card), Zone("stack"), UPRIGHT + 180)]
+    if t == "play":
+        flip = move.get("flip")
+        before: list[Action] = [Drop(Piece(flip), Zone("flip"))] if isinstance(flip, str) else []
+        return before + [Drop(Piece(card), Zone("stack"))]
+    if t == "wild":
+        return [Drop(Piece(card), Zone("stack"))]
+    if t == "skip" and move.get("target") in ("own", "opponent"):
+        return [Drop(Piece(card), Zone(f"skip-{move['target']}"))]
+    if t == "deny":
+        pending = (state.to_json().get("pending") or {}) if hasattr(state, "to_json") else {}
+        play = pending.get("play") or {}
+        wants_flip = not pending.get("chain") and play.get("flip") is not None and move.get("target") == play["flip"]
+        toggle = Click("ttDenyTarget", seconds=0.1, until="the Flip" if wants_flip else "the Symbol card")
+        return [toggle, Drop(Piece(card), Zone("deny"))]
+    return None
