@@ -445,9 +445,9 @@ def test_the_suite_catches_new_game_looking_at_the_bag_one_frame_later(saves):
     bags fill over several frames (container_frames > 1), so it found it short and refused."""
     bad = _copy(saves["two-by-two"])
     script = bad["LuaScript"]
-    start = script.index("  Wait.condition(function() Table.lay_out(bag, colors) end")
-    end = script.index("end)\n", start) + len("end)\n")
-    bad["LuaScript"] = script[:start] + "  Wait.frames(function() Table.lay_out(bag, colors) end, 1)\n" + script[end:]
+    start = script.index("  Wait.condition(lay_out,")
+    end = script.index("\n", start) + 1
+    bad["LuaScript"] = script[:start] + "  Wait.frames(lay_out, 1)\n" + script[end:]
     for save, frames, short in ((saves["two-by-two"], FRAMES, False), (bad, 1, False), (bad, FRAMES, True)):
         table = new_table(save, "two-by-two", 2, frames=frames, seed=1)
         press_new_game_twice(table, list(table.fake.seated_colors()))
