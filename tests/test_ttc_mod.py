@@ -228,20 +228,40 @@ def test_generated_lua_passes_the_moonsharp_lint_and_the_xmlui_is_well_formed(bu
     assert len(options) == slots
 
 
-def test_the_lua_slot_offsets_and_column_reach_match_the_layout(built):
+def test_the_lua_slot_offsets_match_the_layout_and_the_columns_stand_apart(built):
     layout = json.loads((REPO / "art_src" / GAME_ID / "table.json").read_text())
     lua = built["LuaScript"]
     offsets = [float(x) for x in re.search(r"^local SLOT_OFFSETS = \{ (.*) \}", lua, re.M).group(1).split(",")]
-    reach = re.search(r"^local ROUND_REACH = \{ x = ([\d.]+), z = ([\d.]+) \}", lua, re.M)
     rounds = [z for z in layout["zones"] if z["role"].startswith("round-")]
     assert [z["role"] for z in rounds] == [f"round-{r}" for r in range(1, 6)]
     for z in rounds:
         snaps = sorted(dz for _, dz in z["snaps"])
         assert snaps == sorted([-o for o in offsets] + offsets)
-        assert (float(reach.group(1)), float(reach.group(2))) == (z["size"][0] / 2, z["size"][1] / 2)
-    # the columns do not overlap, so a drop belongs to at most one
-    xs = sorted(z["center"][0] for z in rounds)
-    assert all(b - a > 2 * float(reach.group(1)) for a, b in zip(xs, xs[1:]))
+    # a drop is judged by the zone it lands in (the shared Cards.zone_at, the first zone by role
+    # that holds it): a ROUND zone overlaps no other zone, so a drop belongs to at most one
+    def overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
+        return all(abs(a["center"][i] - b["center"][i]) < (a["size"][i] + b["size"][i]) / 2 for i in (0, 1))
+    for z in rounds:
+        assert not any(overlap(z, other) for other in layout["zones"] if other is not z), z["role"]
+
+
+def test_a_drop_counts_on_a_round_column_up_to_its_zone_edge_and_not_beyond(built):
+    table = new_game(built, deck_seed=4)
+    state = GAME.new_state(setup=table.transcript()["setup"])
+    seat = state.current_player()
+    color = COLORS[seat]
+    cid = next(m["card"] for m in state.legal_moves() if m["type"] == "play-battle")
+    layout = json.loads((REPO / "art_src" / GAME_ID / "table.json").read_text())
+    zone = next(z for z in layout["zones"] if z["role"] == "round-1")
+    x, y, z = table.zone_pos("round-1")
+    half = zone["size"][0] / 2
+    obj = table.card(physical(cid, seat))
+    table.fake.fire("onObjectPickUp", color, obj)
+    table.fake.drop(obj, color, position=(x + half + 0.1, y, z))  # between ROUND 1 and ROUND 2: no move
+    assert table.transcript()["moves"] == [] and table.lua_state()["hands"][seat].count(cid) == 1
+    table.fake.fire("onObjectPickUp", color, obj)
+    table.fake.drop(obj, color, position=(x + half - 0.05, y, z))  # just inside ROUND 1: the move
+    assert table.transcript()["moves"] == [{"type": "play-battle", "card": cid, "player": seat}]
 
 
 # --------------------------------------------------------------------------- the deal

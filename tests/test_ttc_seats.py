@@ -257,7 +257,8 @@ def test_team_play_needs_the_teams_facing_each_other(built):
     for color in ("Blue", "Yellow"):  # White, Red, Blue, Yellow: three at the near edge, one at the far
         table.fake.seat(color)
     table.click("White", "ttNewGame")
-    assert "Team play: the teams sit facing each other, 2 players at each edge" in table.last_broadcast()
+    assert ("Team play: the teams sit facing each other, 2 players at each edge (White, Blue, Yellow at one,"
+            " Red, Green, Purple at the other)") in table.last_broadcast()
     assert "seated now: White, Red, Blue, Yellow." in table.last_broadcast()
     assert table.fake.sandbox.lookup("Game.state") is None
     table.fake.unseat("Yellow")
