@@ -1,5 +1,6 @@
 """Two & Two at the table (the ``table_actions`` hook, docs/authoring.md): cards are dropped on the
-mat's zones (a stack started upside down is turned first), Draw, End turn and Pass are panel
+mat's zones (a stack started upside down is turned 180 degrees first: STACK's snap point snaps
+position only, so the card keeps that turn), Draw, End turn and Pass are panel
 buttons; a Deny negates the Symbol card or the Flip of a Symbol+Flip play as the player's Deny
 toggle says, which they set by clicking it until the table tells them it is what they want."""
 
@@ -10,8 +11,6 @@ from typing import Any
 from tts_builder.tableplay import Action, Click, Drop, Piece, Zone
 
 UPRIGHT = 180.0  # the seat's upright card turn (table.json card.rotation_y)
-#: whether a stack started upside down can be made at the table (not yet: see table_actions)
-DOWN_AT_THE_TABLE = False
 BUTTONS = {"draw": "ttDraw", "end-turn": "ttEndTurn", "pass": "ttPass"}
 
 
@@ -23,13 +22,9 @@ def table_actions(state: Any, move: Any) -> list[Action] | None:
         return [Click(BUTTONS[t])]
     if not isinstance(card, str):
         return None
-    if t == "start-stack" and move.get("orientation") == "up":
-        return [Drop(Piece(card), Zone("stack"), UPRIGHT)]
-    if t == "start-stack" and move.get("orientation") == "down":
-        # turned upside down before the drop, but the stack's snap point snaps rotation and turns
-        # it upright again as it lands: the mod records "up" (tests/test_table_suite.py's xfail,
-        # test_two_and_two_a_stack_started_upside_down_at_the_table); the suite does not pick it
-        return None if not DOWN_AT_THE_TABLE else [Drop(Piece(card), Zone("stack"), UPRIGHT + 180)]
+    if t == "start-stack":
+        turn = {"up": 0.0, "down": 180.0}.get(move.get("orientation"))  # type: ignore[arg-type]
+        return None if turn is None else [Drop(Piece(card), Zone("stack"), (UPRIGHT + turn) % 360)]
     if t == "play":
         flip = move.get("flip")
         before: list[Action] = [Drop(Piece(flip), Zone("flip"))] if isinstance(flip, str) else []
