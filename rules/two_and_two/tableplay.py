@@ -40,3 +40,12 @@ def table_actions(state: Any, move: Any) -> list[Action] | None:
         toggle = Click("ttDenyTarget", seconds=0.1, until="the Flip" if wants_flip else "the Symbol card")
         return [toggle, Drop(Piece(card), Zone("deny"))]
     return None
+
+
+def table_options(options: dict[str, Any], seats: int) -> list[Action] | None:
+    """The Deny window is a panel toggle before a game (runtime/options.lua.j2), clicked until the
+    table says the next game plays the value wanted."""
+    if set(options) - {"deny_window"}:
+        return None
+    want = options.get("deny_window")
+    return [Click("ttTableOption", element="tt-opt-deny_window", seconds=0.1, until=f"Deny window: {want}")] if want else []
