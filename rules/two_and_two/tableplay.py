@@ -20,6 +20,8 @@ def table_actions(state: Any, move: Any) -> list[Action] | None:
     t, card = move.get("type"), move.get("card")
     if t in BUTTONS:
         return [Click(BUTTONS[t])]
+    if t == "forfeit" and len(move) == 1:  # the panel's Forfeit, pressed twice (it asks first)
+        return [Click("ttForfeit", seconds=0.2), Click("ttForfeit")]
     if not isinstance(card, str):
         return None
     if t == "start-stack":
