@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -312,3 +313,21 @@ def test_the_deny_window_is_chosen_on_the_panel_before_a_game_and_recorded(built
     table.click("White", "ttTableOption", "tt-opt-deny_window", seconds=0.1)
     assert table.fake.ui.getValue("tt-opt-deny_window") == "Deny window: when-holding"
     assert table.transcript()["options"]["deny_window"] == "always"
+
+
+def test_the_table_says_each_move_and_each_set_in_words(built):
+    """Chat names the player and says what they did as a player reads it: "White draws a card",
+    not "White draw"; "upright" or "upside down"; a completed set with the cards it won."""
+    table = Table(built)
+    table.click("White", "ttNewGame")
+    state, _ = play_through(table, seed=3)
+    said = [m.text for m in table.fake.messages]
+    assert not [t for t in said if re.fullmatch(r"(White|Red) (draw|end-turn|pass|forfeit)", t)]
+    assert any(re.fullmatch(r"(White|Red) draws a card", t) for t in said)
+    assert any(re.search(r"starts the stack with Symbol card \d{4} \([a-z-]+\), (upright|upside down)$", t) for t in said)
+    won = [(m.group(1), int(m.group(2))) for t in said for m in [re.fullmatch(r"(\w+) completes a set: (\d+) cards go "
+                                                                               r"face down to \1's sets\.", t)] if m]
+    sets = state.to_json()["sets"]
+    assert sorted(n for c, n in won if c == "White") == sorted(sets[0])
+    assert sorted(n for c, n in won if c == "Red") == sorted(sets[1])
+    assert table.fake.ui.getValue("tt-score").startswith(f"White {len(sets[0])} set")
