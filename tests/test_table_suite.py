@@ -381,6 +381,25 @@ def test_two_and_two_a_stack_started_upside_down_at_the_table(saves):
     card = table.find(Piece(move["card"]))
     turn = (card.rotation[1] - tableplay.UPRIGHT) % 360
     assert abs(turn - 180) < 1, f"the card lies turned {turn:.0f} from upright, not upside down"
+    # a later card, dropped at a slant, lands on STACK and is laid the stack's way by the table
+    state.apply(move)
+    for _ in range(20):  # draw (and end turns) until a Symbol card can be played
+        plays = [m for m in state.legal_moves() if m["type"] == "play" and not m.get("flip")]
+        if plays:
+            break
+        step = next(m for m in state.legal_moves() if m["type"] in ("draw", "end-turn", "pass"))
+        table.run(tableplay.table_actions(state, step) or [], state.current_player())
+        state.apply(step)
+    [drop] = tableplay.table_actions(state, plays[0]) or []
+    assert isinstance(drop, Drop)
+    seat = state.current_player()
+    table.run([Drop(drop.what, drop.onto, (tableplay.UPRIGHT + 37) % 360)], seat)
+    assert table.transcript()["moves"][-1] == {"player": seat, **plays[0]}
+    state.apply(plays[0])
+    entry = next(e for e in state.to_json()["stack"] if e["card"] == plays[0]["card"])
+    card = table.find(Piece(plays[0]["card"]))
+    turn = (card.rotation[1] - tableplay.UPRIGHT) % 360
+    assert abs(turn - {"up": 0, "down": 180}[entry["orientation"]]) < 1, f"{entry}: the card lies turned {turn:.0f}"
 
 
 @pytest.mark.xfail(strict=True, reason="Two by Two: a face-up animal dropped out of turn on the ark of the player "
