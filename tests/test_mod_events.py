@@ -288,6 +288,7 @@ def test_the_deny_window_is_chosen_on_the_panel_before_a_game_and_recorded(built
     game = rules.get_game(GAME_ID)
     table = Table(built)
     assert table.fake.ui.getValue("tt-opt-deny_window") == "Deny window: when-holding"
+    assert table.fake.ui.getValue("tt-opt-denied_symbol_to_hand") == "Denied Symbol card to hand: false"
     table.click("Red", "ttTableOption", "tt-opt-deny_window", seconds=0.1)
     assert table.last_broadcast().startswith("Red set the next game's Deny window: always (every play waits")
     assert table.fake.ui.getValue("tt-opt-deny_window") == "Deny window: always"

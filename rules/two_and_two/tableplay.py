@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.two_and_two.engine import DATA
 from tts_builder.tableplay import Action, Click, Drop, Piece, Zone
 
 UPRIGHT = 180.0  # the seat's upright card turn (table.json card.rotation_y)
 BUTTONS = {"draw": "ttDraw", "end-turn": "ttEndTurn", "pass": "ttPass"}
+#: the options the panel toggles (two-and-two.json's options with a "table" entry) -> the toggle's label
+TOGGLES = {name: o["table"]["label"] for name, o in DATA["options"].items() if "table" in o}
 
 
 def table_actions(state: Any, move: Any) -> list[Action] | None:
@@ -45,9 +48,10 @@ def table_actions(state: Any, move: Any) -> list[Action] | None:
 
 
 def table_options(options: dict[str, Any], seats: int) -> list[Action] | None:
-    """The Deny window is a panel toggle before a game (runtime/options.lua.j2), clicked until the
+    """Each option is a panel toggle before a game (runtime/options.lua.j2), clicked until the
     table says the next game plays the value wanted."""
-    if set(options) - {"deny_window"}:
+    if set(options) - set(TOGGLES):
         return None
-    want = options.get("deny_window")
-    return [Click("ttTableOption", element="tt-opt-deny_window", seconds=0.1, until=f"Deny window: {want}")] if want else []
+    return [Click("ttTableOption", element=f"tt-opt-{name}", seconds=0.1,
+                  until=f"{TOGGLES[name]}: {str(value).lower() if isinstance(value, bool) else value}")
+            for name, value in sorted(options.items())]
