@@ -218,9 +218,13 @@ def test_objects_zones_mat_and_metadata(save: dict[str, Any]) -> None:
     assert mat["CustomImage"]["CustomTile"]["Stretch"] and t["scaleX"] == t["scaleZ"]
     assert save_mod.built_by(save) == {"tool": "tts-builder", "version": tts_builder.__version__}
     assert save["Tags"] and set(save["Tags"]) <= save_mod.TTS_TAGS and save["ComponentTags"] == {"labels": []}
-    # every snap point turns a card upright for the seat its zone faces
-    rotations = {(p["Position"]["z"] > 0, p["Rotation"]["y"]) for p in save["SnapPoints"]}
+    # every snap point turns a card upright for the seat its zone faces, but STACK's (snap_rotation
+    # false): a stack may start either way up, so it snaps position only (no Rotation key)
+    rotations = {(p["Position"]["z"] > 0, p["Rotation"]["y"]) for p in save["SnapPoints"] if "Rotation" in p}
     assert (True, 0.0) in rotations and (False, 180.0) in rotations
+    stack = next(o["Transform"] for o in objects if o["Name"] == "ScriptingTrigger" and o["Nickname"] == "stack")
+    loose = [p for p in save["SnapPoints"] if "Rotation" not in p]
+    assert [(p["Position"]["x"], p["Position"]["z"]) for p in loose] == [(stack["posX"], stack["posZ"])]
     tabs = save["TabStates"]
     assert [tabs[k]["title"] for k in sorted(tabs, key=int)] == ["Rules", "Assumptions", "White", "Red"]
     assert [tabs[k]["id"] for k in sorted(tabs, key=int)] == [0, 1, 2, 3]

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
 
 import rules
 from rules.players import choose
+from rules.two_and_two.engine import CARDS
 from modtable import COLORS, ModTable, build_save
 from tts_builder.lualint import lint_lua
 from tts_builder.validate import validate_data
@@ -278,3 +280,55 @@ def test_the_first_set_of_a_second_game_goes_to_its_winner_pile(built):
                and abs(table.fake.get_object(g).getPosition().x - pile_zone[0]) < 0.01
                and abs(table.fake.get_object(g).getPosition().z - pile_zone[2]) < 0.01]
     assert len(on_pile) == size, f"{len(on_pile)} cards on seat {scorer}'s pile, the set had {size}"
+
+
+def test_the_deny_window_is_chosen_on_the_panel_before_a_game_and_recorded(built):
+    """The host picks the rulebook's reading (the ``deny_window`` option) with the panel's toggle
+    (runtime/options.lua.j2); New game plays it, the transcript records it, a reload shows it."""
+    game = rules.get_game(GAME_ID)
+    table = Table(built)
+    assert table.fake.ui.getValue("tt-opt-deny_window") == "Deny window: when-holding"
+    assert table.fake.ui.getValue("tt-opt-denied_symbol_to_hand") == "Denied Symbol card to hand: false"
+    table.click("Red", "ttTableOption", "tt-opt-deny_window", seconds=0.1)
+    assert table.last_broadcast().startswith("Red set the next game's Deny window: always (every play waits")
+    assert table.fake.ui.getValue("tt-opt-deny_window") == "Deny window: always"
+    table.click("White", "ttNewGame")
+    assert table.transcript()["options"] == {**game.options, "deny_window": "always"}
+    state, n = play_through(table, seed=3)
+    # with "always", a player holding no Wild/Deny is asked too (and Passes): the default never asks
+    replay = game.new_state(setup=table.transcript()["setup"], options={"deny_window": "always"})
+    asked_empty_handed = 0
+    for entry in table.transcript()["moves"]:
+        move = {k: v for k, v in entry.items() if k != "player"}
+        if move["type"] == "pass":
+            hand = replay.to_json()["hands"][entry["player"]]
+            asked_empty_handed += not any(CARDS[c].kind == "wild-deny" for c in hand)
+        replay.apply(move)
+    assert asked_empty_handed > 0
+    report = validate_data({**built, "LuaScriptState": json.dumps({"transcript": table.transcript()})}, "save.json")
+    assert report.legal and report.moves_checked == n
+    table.fake.save_and_reload()
+    table.wait(0.1)
+    assert table.fake.ui.getValue("tt-opt-deny_window") == "Deny window: always"
+    # a click between games changes the next game only, and goes round to the default
+    table.click("White", "ttTableOption", "tt-opt-deny_window", seconds=0.1)
+    assert table.fake.ui.getValue("tt-opt-deny_window") == "Deny window: when-holding"
+    assert table.transcript()["options"]["deny_window"] == "always"
+
+
+def test_the_table_says_each_move_and_each_set_in_words(built):
+    """Chat names the player and says what they did as a player reads it: "White draws a card",
+    not "White draw"; "upright" or "upside down"; a completed set with the cards it won."""
+    table = Table(built)
+    table.click("White", "ttNewGame")
+    state, _ = play_through(table, seed=3)
+    said = [m.text for m in table.fake.messages]
+    assert not [t for t in said if re.fullmatch(r"(White|Red) (draw|end-turn|pass|forfeit)", t)]
+    assert any(re.fullmatch(r"(White|Red) draws a card", t) for t in said)
+    assert any(re.search(r"starts the stack with Symbol card \d{4} \([a-z-]+\), (upright|upside down)$", t) for t in said)
+    won = [(m.group(1), int(m.group(2))) for t in said for m in [re.fullmatch(r"(\w+) completes a set: (\d+) cards go "
+                                                                               r"face down to \1's sets\.", t)] if m]
+    sets = state.to_json()["sets"]
+    assert sorted(n for c, n in won if c == "White") == sorted(sets[0])
+    assert sorted(n for c, n in won if c == "Red") == sorted(sets[1])
+    assert table.fake.ui.getValue("tt-score").startswith(f"White {len(sets[0])} set")

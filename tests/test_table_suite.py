@@ -33,7 +33,7 @@ from rules.mutate import sample_mutants
 from rules.registry import game_ids
 from tts_builder.build import build_game, load_table_layout
 from tts_builder.errors import require_game
-from tts_builder.tableplay import Click, Drop, TablePlayer, table_actions_of, table_options_of
+from tts_builder.tableplay import Click, Drop, Piece, TablePlayer, table_actions_of, table_options_of
 from tts_builder.tablesize import footprint
 from tts_builder.testing import FakeObject, FakeTTS
 from tts_builder.validate import validate_data
@@ -366,12 +366,10 @@ def test_new_game_twice_then_save_and_reload_keeps_every_hidden_identity_hidden(
     assert player_view_leaks(fake, objects, colors, base) == []
 
 
-@pytest.mark.xfail(strict=True, reason="Two & Two: a card dropped upside down (turned 180) on STACK to start the "
-                   "stack face-down-up is turned upright by the stack zone's rotation snap point, so the mod "
-                   "records orientation 'up' (lua glue reads the orientation from the landed rotation)")
-def test_two_and_two_a_stack_started_upside_down_at_the_table(saves, monkeypatch):
+def test_two_and_two_a_stack_started_upside_down_at_the_table(saves):
+    """A card turned 180 degrees and dropped on STACK starts the stack "down" (STACK's snap point
+    snaps position only; it once turned every card upright, so the mod recorded "up")."""
     from rules.two_and_two import tableplay
-    monkeypatch.setattr(tableplay, "DOWN_AT_THE_TABLE", True)
     game = rules.get_game("two-and-two")
     table = new_table(saves["two-and-two"], "two-and-two", 2)
     press_new_game_twice(table, ["White", "Red"])
@@ -380,6 +378,28 @@ def test_two_and_two_a_stack_started_upside_down_at_the_table(saves, monkeypatch
     move = next(m for m in state.legal_moves() if m.get("orientation") == "down")
     table.run(tableplay.table_actions(state, move) or [], 0)
     assert table.transcript()["moves"] == [{"player": 0, **move}]
+    card = table.find(Piece(move["card"]))
+    turn = (card.rotation[1] - tableplay.UPRIGHT) % 360
+    assert abs(turn - 180) < 1, f"the card lies turned {turn:.0f} from upright, not upside down"
+    # a later card, dropped at a slant, lands on STACK and is laid the stack's way by the table
+    state.apply(move)
+    for _ in range(20):  # draw (and end turns) until a Symbol card can be played
+        plays = [m for m in state.legal_moves() if m["type"] == "play" and not m.get("flip")]
+        if plays:
+            break
+        step = next(m for m in state.legal_moves() if m["type"] in ("draw", "end-turn", "pass"))
+        table.run(tableplay.table_actions(state, step) or [], state.current_player())
+        state.apply(step)
+    [drop] = tableplay.table_actions(state, plays[0]) or []
+    assert isinstance(drop, Drop)
+    seat = state.current_player()
+    table.run([Drop(drop.what, drop.onto, (tableplay.UPRIGHT + 37) % 360)], seat)
+    assert table.transcript()["moves"][-1] == {"player": seat, **plays[0]}
+    state.apply(plays[0])
+    entry = next(e for e in state.to_json()["stack"] if e["card"] == plays[0]["card"])
+    card = table.find(Piece(plays[0]["card"]))
+    turn = (card.rotation[1] - tableplay.UPRIGHT) % 360
+    assert abs(turn - {"up": 0, "down": 180}[entry["orientation"]]) < 1, f"{entry}: the card lies turned {turn:.0f}"
 
 
 @pytest.mark.xfail(strict=True, reason="Two by Two: a face-up animal dropped out of turn on the ark of the player "

@@ -88,9 +88,11 @@ def test_every_board_covers_on_the_table_the_size_its_image_was_drawn_for(built)
 
 def test_board_snaps_stand_as_the_zone_and_piece_snaps_do(built):
     for game, (_, save) in built.items():
-        turns = {round(p["Rotation"]["y"]) % 360 for p in save["SnapPoints"]}
+        # a point without Rotation snaps position only (Two & Two's STACK, where a card keeps its turn)
+        turning = [p for p in save["SnapPoints"] if "Rotation" in p]
+        turns = {round(p["Rotation"]["y"]) % 360 for p in turning}
         assert turns <= {0, 180} and 180 in turns, game
-        board_snaps = [p for p in save["SnapPoints"] if round(p["Rotation"]["y"]) % 360 == 0]
+        board_snaps = [p for p in turning if round(p["Rotation"]["y"]) % 360 == 0]
         zones = [o for o in save["ObjectStates"] if o["Name"] == "ScriptingTrigger"]
         # a 0-degree snap is only a zone snap for a seat across the table, never a board's
         assert all(any(round(z["Transform"]["rotY"]) % 360 == 180 for z in zones) for _ in board_snaps), game

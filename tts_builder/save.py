@@ -128,7 +128,9 @@ class Seat:
 @dataclass(frozen=True)
 class Zone:
     """A scripting zone (and its drawing on the mat). ``snaps`` are offsets in the
-    frame of the seat the zone faces: ``facing`` 1 turns them (and the label) 180 degrees."""
+    frame of the seat the zone faces: ``facing`` 1 turns them (and the label) 180 degrees.
+    ``snap_rotation`` false makes its snap points snap position only: a card dropped there keeps
+    the turn the player gave it (a zone where the way a card lies is the player's choice)."""
 
     role: str
     label: str
@@ -139,6 +141,7 @@ class Zone:
     seat: int | None = None
     facing: int = 0
     label_width: float | None = None
+    snap_rotation: bool = True
 
     @property
     def rect(self) -> Rect:
@@ -561,7 +564,8 @@ def parse_table_layout(data: Any, *, game_id: str, origin: str = LAYOUT_FILE,
             center=center, size=size,
             snaps=tuple(r.vec2(v, f"{where}.snaps[{j}]") for j, v in enumerate(r.items(z.get("snaps", []), f"{where}.snaps"))),
             seat=seat, facing=r.integer(z.get("facing", 0), f"{where}.facing"),
-            label_width=None if label_width is None else r.number(label_width, f"{where}.label_width", positive=True)))
+            label_width=None if label_width is None else r.number(label_width, f"{where}.label_width", positive=True),
+            snap_rotation=r.flag(z.get("snap_rotation", True), f"{where}.snap_rotation")))
 
     decks: list[DeckPlacement] = []
     for i, raw in enumerate(r.items(top.get("decks", []), "decks")):
@@ -1449,9 +1453,11 @@ def build_save(plan: TablePlan, manifest: ArtManifest, *, game_name: str, player
     objects.extend(_hand_objects(plan))
     objects.extend(_kit_objects(plan, image_url))
 
-    # a card dropped on a zone's snap turns upright for the seat the zone faces
+    # a card dropped on a zone's snap turns upright for the seat the zone faces; a zone with
+    # snap_rotation false gets points without a Rotation key (position only: the API's getSnapPoints
+    # rotation_snap false, the Object page; 115 of the 381 global snap points in ../shared/fixtures)
     snaps = [{"Position": _xyz((x, layout.snap_y, z)),
-              "Rotation": _xyz((0.0, (rot_y + 180.0 * (zone.facing % 2)) % 360.0, 0.0))}
+              **({"Rotation": _xyz((0.0, (rot_y + 180.0 * (zone.facing % 2)) % 360.0, 0.0))} if zone.snap_rotation else {})}
              for zone in layout.zones for x, z in zone.snap_positions()]
     snaps += [{"Position": _xyz(pos), "Rotation": _xyz(rot)} for pos, rot in board_snaps(layout)]
 

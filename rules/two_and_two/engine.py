@@ -157,6 +157,11 @@ def _v(rule: str, message: str, penalty: str = "") -> Verdict:
     return _verdict(GAME, rule, message, penalty)
 
 
+#: how a message says a stack's first card lies, and the moves made with a button (rules.lua.j2 says the same)
+_ORIENTATION_WORDS = {"up": "upright", "down": "upside down"}
+_BUTTON_WORDS = {"draw": "draws a card", "end-turn": "ends the turn", "pass": "passes (no Deny)", "forfeit": "forfeits"}
+
+
 def _name(cid: str) -> str:
     """A card as players read it ("Wild / Deny"); an id not in the deck as given."""
     card = CARDS.get(cid)
@@ -309,17 +314,17 @@ class TwoAndTwoState(State):
         card = CARDS.get(move.get("card", ""))
         name = card.describe() if card else str(move.get("card", ""))
         if t == "start-stack":
-            return f"starts the stack with {name}, {move.get('orientation')}"
+            return f"starts the stack with {name}, {_ORIENTATION_WORDS.get(str(move.get('orientation')), move.get('orientation'))}"
         if t == "play":
             return f"plays {name}" + (f" with a Flip ({_name(move['flip'])})" if move.get("flip") else "")
         if t == "wild":
             return f"plays {_name(str(move.get('card')))} as Wild"
         if t == "skip":
-            return (f"plays {_name(str(move.get('card')))} as Skip "
-                    f"({'own turn' if move.get('target') == 'own' else 'opponent'})")
+            whom = "their own turn" if move.get("target") == "own" else "the opponent's next turn"
+            return f"plays {_name(str(move.get('card')))} as Skip (skipping {whom})"
         if t == "deny":
             return f"denies {_name(str(move.get('target')))} with {_name(str(move.get('card')))}"
-        return str(t)
+        return _BUTTON_WORDS.get(str(t), str(t))
 
     def table_view(self) -> JSONDict:
         """The organiser's table: the deck (face down, in order), both hands, the stack (its top
