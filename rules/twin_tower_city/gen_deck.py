@@ -56,7 +56,7 @@ EXAMPLE_WARRIOR = ("don-triumph", 9)
 #: best item (The Constitution, 13 with Light Warrior X) and a further Light card adds little, while
 #: Dark still gains from each Virus (16: +5 Doctor Sickle, +5 against Don Triumph) and from the one
 #: Dark Warrior Y card (a sixth warrior, so a sixth item). The heuristic's choices therefore favour
-#: Dark more as the table grows (mirrored random play does the opposite: 6 players ~35% Dark), and
+#: Dark more as the table grows (mirrored random play does the opposite: 6 players 31% Dark), and
 #: every deck tried leaves the 6-player figure some 6-10 points further Dark's way than the 4-player
 #: one. Virus shows on 7 cards, False Flag (no wielder) on 16, The Constitution on 11 and Light
 #: environments on 37 of 46. With 2 players the fields' Power decides more: Dark's cards favour its
