@@ -4,6 +4,7 @@ decided games (a draw is no side's win)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,3 +40,26 @@ def test_a_side_with_draws_aside_is_judged_on_the_decided_games() -> None:
     assert shares["dark"]["ok"] and shares["light"]["ok"]
     lopsided = decided_shares({"sides": [{"side": "dark", "wins": 60}, {"side": "light", "wins": 35}]})
     assert not lopsided["dark"]["ok"] and not lopsided["light"]["ok"]
+
+
+README = BENCH.parent.parent / "README.md"
+#: a row of the README's Twin Tower City balance table: players, games, draws, Dark and Light of decided
+_ROW = re.compile(r"^\| (\d)(?: \(teams\))? \| (\d+) \| [\d.]+% \| ([\d.]+)% \[([\d.]+)-([\d.]+)\] \| "
+                  r"([\d.]+)% \[([\d.]+)-([\d.]+)\] \| (.+) \|$", re.M)
+
+
+def test_the_readme_balance_table_covers_every_seat_count_and_its_verdicts_follow_the_figures() -> None:
+    """The README's Twin Tower City balance table: a row per seat count the game has, at least 800
+    games each (400 seeds, both seatings), the two sides' shares of the decided games adding up to
+    100%, each inside its interval, and 'met' exactly when both shares are within 45-55%."""
+    import rules
+
+    rows = _ROW.findall(README.read_text(encoding="utf-8"))
+    assert [int(r[0]) for r in rows] == list(rules.get_game("twin-tower-city").seat_counts())
+    for players, games, dark, dark_lo, dark_hi, light, light_lo, light_hi, verdict in rows:
+        d, l = float(dark), float(light)
+        assert int(games) >= 800, players
+        assert abs(d + l - 100) < 0.15, players
+        assert float(dark_lo) <= d <= float(dark_hi) and float(light_lo) <= l <= float(light_hi), players
+        met = 45 <= d <= 55 and 45 <= l <= 55
+        assert verdict.startswith("met") == met, (players, verdict)

@@ -81,7 +81,7 @@ def test_from_json_refuses_a_winner_outside_the_winners():
 
 def test_engines_give_kinds_and_teams():
     two = play_game("twin-tower-city", 0, policy="random")
-    four = play_game("twin-tower-city", 2, policy="random", num_players=4)  # a deal Dark's team wins
+    four = play_game("twin-tower-city", 3, policy="random", num_players=4)  # a deal Dark's team wins 3-2
     assert two["result"]["kind"] == "competitive" and len(two["result"]["winners"]) <= 1
     assert four["result"]["kind"] == "teams"
     assert four["result"]["team"] == "dark" and four["result"]["winners"] == [1, 3]

@@ -68,11 +68,11 @@ def test_duplicate_on_a_battle_card_takes_its_own_item_only_under_duplicate_card
     """Two Don Triumphs (b16 first, then b02): the b02 copy is the duplicate. Owner's choice
     (default, A-12) drops the weakest Light item, AR-15; the duplicate-card reading drops
     the item on b02, The Constitution."""
-    lay = layout([(LIGHT, "b16"), (DARK, "b22"), (LIGHT, "b02"), (DARK, "b17")])
+    lay = layout([(LIGHT, "b16"), (DARK, "b22"), (LIGHT, "b02"), (DARK, "b12")])
     owner = both_engines(lua, lay, options())
     card = both_engines(lua, lay, options(duplicate_item="duplicate-card"))
     assert item_status(owner, "light") == {"b16:ar-15": "excess", "b22:ar-15": "active",
-                                           "b02:the-constitution": "active", "b17:the-constitution": "active"}
+                                           "b02:the-constitution": "active", "b12:the-constitution": "active"}
     assert item_status(card, "light")["b02:the-constitution"] == "excess"
     assert item_status(card, "light")["b16:ar-15"] == "active"
     assert card["totals"]["light"] == owner["totals"]["light"] - 8 + 6  # Constitution 8 out, AR-15 6 (Kenosha Kid) in
@@ -82,7 +82,7 @@ def test_a_replacing_warrior_stands_on_the_card_of_the_warrior_it_replaced(lua: 
     """An Army card puts a second Don Triumph where Patriot Anon stood (b25): under
     duplicate-card b10's item (The Constitution) goes with it, not the weakest (AR-15)."""
     for reading in READINGS["duplicate_item"]:
-        table, warriors, items = layout([(LIGHT, "b16"), (DARK, "b22"), (LIGHT, "b10"), (DARK, "b17")])
+        table, warriors, items = layout([(LIGHT, "b16"), (DARK, "b22"), (LIGHT, "b10"), (DARK, "b12")])
         replace_warrior(warriors, "light", 2, "don-triumph", 0, "al01", LIGHT, home=reading == "duplicate-card")
         bd = both_engines(lua, (table, warriors, items), options(duplicate_item=reading))
         dropped = [k for k, v in item_status(bd, "light").items() if v == "excess"]
@@ -138,7 +138,7 @@ def test_one_wielder_bonus_per_copy_or_every_copy(lua: LuaEngine) -> None:
     """Two AR-15s (b22, b04) with Kenosha Kid present: the wielder's +5 on each copy by default
     (A-13), on one copy only under one-copy, the first that counts in table order; the target
     bonus (Blamtifa Thug on b28) reaches both copies either way."""
-    lay = layout([(LIGHT, "b22"), (DARK, "b17"), (LIGHT, "b04"), (DARK, "b28")])
+    lay = layout([(LIGHT, "b22"), (DARK, "b12"), (LIGHT, "b04"), (DARK, "b28")])
     every = both_engines(lua, lay, options())
     one = both_engines(lua, lay, options(wielder_bonus="one-copy"))
     ar15 = {r: [(i["card"], i["power"]) for i in bd["light"]["items"] if i["item"] == "ar-15"]
@@ -153,7 +153,7 @@ def test_one_wielder_bonus_per_copy_or_every_copy(lua: LuaEngine) -> None:
 
 def test_one_copy_gives_the_bonus_to_a_copy_that_counts(lua: LuaEngine) -> None:
     """When one AR-15 copy is nullified the other still gets the wielder bonus."""
-    table, warriors, items = layout([(LIGHT, "b22"), (DARK, "b17"), (LIGHT, "b04"), (DARK, "b28")])
+    table, warriors, items = layout([(LIGHT, "b22"), (DARK, "b12"), (LIGHT, "b04"), (DARK, "b28")])
     items["light"][0]["nullified"] = True
     bd = both_engines(lua, (table, warriors, items), options(wielder_bonus="one-copy"))
     assert [(i["card"], i["status"], i["power"]) for i in bd["light"]["items"] if i["item"] == "ar-15"] == \
