@@ -104,6 +104,11 @@ class Island:
         else:
             token = s["tokens"][B.CELL_INDEX[move["cells"][0]]]
             self.drop_on(color, token, s["arks"][seat])
+            ui = self.fake.ui  # several legal partners: the panel asks which
+            pick = [k for k in ui.values if k.startswith("tt-pair-") and ui.active(k)
+                    and f"({move['cells'][1]})" in ui.values[k]]
+            if ui.active("tt-partner") and pick:
+                self.fake.click_ui("ttPartner", color, "-1", pick[0])
 
 
 def _new_game(save: dict[str, Any], seated: tuple[str, ...]) -> Island:
