@@ -449,17 +449,31 @@ def test_two_by_two_a_rescue_with_any_legal_partner_is_made_at_the_table(saves):
 
 
 # -- the suite catches each of issue 20's four problems ----------------------------------------------
+def _lua_pieces(save: dict[str, Any]) -> dict[str, Any]:
+    """Two by Two's pieces (id -> GUID) as its Lua has them."""
+    fake = FakeTTS()
+    fake.load_save(save)
+    fake.load_global(save["LuaScript"])
+    pieces: dict[str, Any] = json.loads(fake.sandbox.call(fake.sandbox.lookup("Table.context_json")))["pieces"]
+    return pieces
+
+
+
 def _copy(save: dict[str, Any]) -> dict[str, Any]:
     copied: dict[str, Any] = json.loads(json.dumps(save))
     return copied
 
 
 def test_the_suite_catches_face_down_animals_that_show_their_species(saves):
-    """Problem 1: HideWhenFaceDown false on Two by Two's animals (as the build once wrote)."""
+    """Problem 1: HideWhenFaceDown false on Two by Two's animals named by species (as the build
+    once wrote; they are named "Animal" until the script reveals them now)."""
     bad = _copy(saves["two-by-two"])
     animals = next(o for o in bad["ObjectStates"] if o.get("Nickname") == "Animals")
+    guids = {p["guid"]: pid for pid, p in _lua_pieces(bad).items()}
     for obj in _walk(animals["ContainedObjects"]):
         obj["HideWhenFaceDown"] = False
+        if obj.get("GUID") in guids:
+            obj["Nickname"] = guids[obj["GUID"]].rsplit("-", 1)[0].capitalize()
     for save, leaking in ((saves["two-by-two"], False), (bad, True)):
         table = new_table(save, "two-by-two", 2)
         colors = list(table.fake.seated_colors())

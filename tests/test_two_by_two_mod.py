@@ -44,7 +44,12 @@ class Island:
         self.fake.load_global(save["LuaScript"])
         self.ctx = json.loads(self.fake.sandbox.call(self.fake.sandbox.lookup("Table.context_json")))
         # animals have no GMNotes (hidden information): every piece is known by its GUID, as the Lua knows it
-        self.by_id = {pid: self.objects[p["guid"]] for pid, p in self.ctx["pieces"].items()}
+        self.guid_of = {pid: p["guid"] for pid, p in self.ctx["pieces"].items()}
+
+    @property
+    def by_id(self) -> dict[str, Any]:
+        """Each piece's object now (the script reloads an animal to give it its face: a new object)."""
+        return {pid: self.objects[guid] for pid, guid in self.guid_of.items()}
 
     def transcript(self) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.fake.sandbox.call("onSave"))["transcript"]

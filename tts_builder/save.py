@@ -979,10 +979,15 @@ def zone_center(layout: TableLayout, zone: Zone) -> Vec3:
     return (zone.center[0], layout.surface_y + layout.zone_height / 2, zone.center[1])
 
 
-def table_context(plan: TablePlan) -> dict[str, Any]:
-    """What the Lua templates get as ``table``: seats, zone GUIDs and centres, decks, cards, hands."""
+def table_context(plan: TablePlan, image_url: ImageUrl | None = None) -> dict[str, Any]:
+    """What the Lua templates get as ``table``: seats, zone GUIDs and centres, decks, cards, hands.
+    With ``image_url``, ``faces`` gives each hidden piece's face and back image URLs (the save
+    shows only the back until the Lua reveals the face)."""
     layout = plan.layout
+    faces = {p.id: {"face": image_url(p.image(0)), "back": image_url(p.image(1)), "type": TILE_TYPES[p.shape],
+                    "thickness": 0.2} for p in layout.pieces if p.hidden and image_url is not None}
     return {
+        "faces": faces,
         "seats": [{"seat": s.seat, "color": s.color} for s in layout.seats],
         "zones": dict(plan.zone_guids),
         "positions": {z.role: _xyz(zone_center(layout, z)) for z in layout.zones},
@@ -1302,6 +1307,12 @@ def _piece_object(plan: TablePlan, piece: PieceSpec, pos: Vec3, rot_y: float, ur
     layout = plan.layout
     front = url(piece.image(0))
     back = url(piece.image(1)) if len(piece.faces) > 1 else ""
+    if piece.hidden:
+        # a hidden piece carries its back on both faces: every image URL of a custom object is
+        # readable in its Custom menu, face up or down, and one face URL per look would let a seat
+        # match pairs by URL. The Lua gives it its face when the rules reveal it (setCustomObject
+        # then reload: table_context's "face", the game's glue).
+        front = back
     scale = tile_scale(piece.size, piece.size)
     xform = transform(pos, (0.0, rot_y, 0.0), (scale, 1.0, scale))
     common = dict(Nickname=piece.name, Description=piece.description, GMNotes=piece.gm_notes)
