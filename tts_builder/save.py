@@ -1338,9 +1338,12 @@ def _piece_object(plan: TablePlan, piece: PieceSpec, pos: Vec3, rot_y: float, ur
 #: its Mars hexes as a pointy-topped lattice of global snap points (nearest neighbours at 0, 60 and
 #: 120 degrees, 2.35 apart, 108 points) and 81 of them turn a dropped hex tile to rotation y 270,
 #: i.e. 30 modulo 60 (tests/test_two_by_two_mod.py reads this). Confidence: medium (one mod's
-#: layout; nobody has looked at a hex tile in TTS for this project). A hex tile's image is drawn
-#: pointy-topped (tablemat.render_face), so its label turns with the tile.
-HEX_TILE_TURN_Y: float = 30.0
+#: layout; nobody has looked at a hex tile in TTS for this project). Any turn of 30 modulo 60 fits
+#: the hexes; 90 (a quarter turn) lets the face art be drawn as a quarter-turned picture, so its label
+#: reads upright on the table (tablemat.render_face's ``turn``; at 30 it sat tilted 30 degrees).
+#: The sense: TTS is Unity, whose y rotation is clockwise seen from above (left-handed axes);
+#: render_face turns the picture back counter-clockwise. Unchecked in TTS (README).
+HEX_TILE_TURN_Y: float = 90.0
 
 
 def hex_tile_turn(piece: PieceSpec, board: BoardSpec | None) -> float:
@@ -1349,6 +1352,13 @@ def hex_tile_turn(piece: PieceSpec, board: BoardSpec | None) -> float:
     custom_tile = piece.kind != "figurine" and not (piece.kind == "token" and len(piece.faces) == 1)
     pointy = board is not None and board.grid.shape == "hex" and board.grid.orientation == "pointy"
     return HEX_TILE_TURN_Y if custom_tile and piece.shape == "hex" and pointy else 0.0
+
+
+def hex_face_turn(layout: TableLayout, piece: PieceSpec) -> float:
+    """The turn (degrees y) ``piece``'s face art is drawn for: the one it takes on the layout's
+    pointy-topped hex board (:func:`hex_tile_turn`), wherever the script lays it; else 0."""
+    pointy = next((b for b in layout.boards if b.grid.shape == "hex" and b.grid.orientation == "pointy"), None)
+    return hex_tile_turn(piece, pointy)
 
 
 def piece_position(layout: TableLayout, piece: PieceSpec) -> tuple[Vec3, float]:
