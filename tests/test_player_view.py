@@ -123,6 +123,12 @@ def test_no_seat_reads_a_face_down_animal_through_a_game(save: dict[str, Any]) -
             break
         table.play(choose(GAME, state, "heuristic", rng), state.current_player())
     assert seen_down >= 74 and len(table.transcript()["moves"]) >= 6
+    # the check sees a face URL on a face-down animal (as the build once wrote it)
+    down = next(g for g, t in token_of.items() if table.objects[g].is_face_down and table.objects[g].container is None)
+    face = next(u for g in token_of for u in table.objects[g].visible_images() if "piece-face-" in u)
+    table.objects[down].image_urls[0] = face
+    assert any("besides its back" in leak for leak in _leaks(table.fake, table.objects, token_of))
+    table.objects[down].image_urls[0] = table.objects[down].image_urls[1]
     # a revealed animal shows its face (the script gave it: setCustomObject, then reload)
     state = table.state()
     up = [t for i, t in enumerate(state.s["tokens"]) if t and state.s["face_up"][i]]
