@@ -37,7 +37,8 @@ from tts_builder.stamp import STAMP
 GAME = "two-and-two"
 BASE_URL = "https://example.org/mods"
 CONTEXT_KEYS = {"seats", "zones", "positions", "decks", "cards", "hands", "card_y", "upright_rotation_y", "sizes",
-                "grids", "pieces", "bags", "stacks", "zone_cells", "card_copies", "deck_copies", "hex_tile_turn_y"}
+                "grids", "pieces", "bags", "stacks", "zone_cells", "card_copies", "deck_copies", "hex_tile_turn_y",
+                "faces"}
 ZONE_ROLES = {"deck", "stack", "discard", "flip", "skip-own", "skip-opponent", "deny", "score-0", "score-1"}
 
 

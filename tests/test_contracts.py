@@ -64,9 +64,13 @@ def defined_lua(text: str, owner: str) -> set[str]:
 
 
 def with_includes(text: str) -> str:
-    """A template's text with its shared runtime includes inlined (what the glue defines through them)."""
-    return re.sub(r'\{%\s*include\s*"runtime/([\w.]+)"\s*%\}',
-                  lambda m: (RUNTIME / m.group(1)).read_text("utf-8"), text)
+    """A template's text with its shared runtime includes inlined (what the glue defines through them);
+    a glue that sets ``controls_forfeit = false`` gets runtime/controls.lua.j2 without ttForfeit."""
+    out = re.sub(r'\{%\s*include\s*"runtime/([\w.]+)"\s*%\}',
+                 lambda m: (RUNTIME / m.group(1)).read_text("utf-8"), text)
+    if re.search(r"\{%\s*set\s+controls_forfeit\s*=\s*false\s*%\}", text):
+        out = re.sub(r"\{%\s*if controls_forfeit[^%]*%\}.*?\{%\s*endif\s*%\}", "", out, flags=re.S)
+    return out
 
 
 # -- the declarations and the guide agree ------------------------------------------------------------

@@ -18,6 +18,7 @@ from tts_builder.art import ArtManifest
 from tts_builder.errors import InputError
 from tts_builder.luagen import lua_literal
 from tts_builder.lualint import lint_lua
+from tts_builder.luasandbox import LuaSandbox
 from tts_builder.save import board_snaps, build_save, parse_table_layout, plan_table, table_context, world_to_cell
 from tts_builder.savecheck import ERROR, check_save
 from tts_builder.art.render import png_bytes
@@ -455,3 +456,24 @@ def test_a_figurine_and_a_tile_stack_are_played_at_the_stand_in_table(built: Any
     assert stack.getQuantity() == 4 and piece.name == "Custom_Tile" and piece.guid != stack.guid
     fake.drop_at(piece, "Red", fake.hand_zone("Red").position)  # a tile is not taken into a hand
     assert fake.held_in_hand(piece) is None and fake.seen_by(piece, "White")["name"] == stack.getName()
+
+
+def test_the_shared_runtime_s_board_maps_square_and_hex_boards_as_the_python_reference(built: Any) -> None:
+    """lua_templates/runtime/board.lua.j2's Board.cell_at on every kit board (square, pointy and
+    flat hex): each cell's centre and a point off it give the cell save.world_to_cell gives (hex
+    boards were nil before: Two by Two kept its own rounding)."""
+    from tts_builder.luagen import render
+
+    plan, _save, ctx = built
+    sandbox = LuaSandbox()
+    board_lua = sandbox.execute(render("runtime/board.lua.j2", {}) + "\nreturn Board", "board.lua")
+    shapes = set()
+    for name, g in ctx["grids"].items():
+        grid = sandbox.to_lua(g)
+        pitch = plan.layout.board(name).scale * g["cell_size"]
+        for cid in g["order"]:
+            p = g["cells"][cid]["position"]
+            for x, z in ((p["x"], p["z"]), (p["x"] + 0.3 * pitch * math.cos(2.0), p["z"] + 0.3 * pitch * math.sin(2.0))):
+                assert sandbox.call(board_lua.cell_at, grid, sandbox.table(x=x, z=z)) == cid == world_to_cell(g, x, z)
+        shapes.add((g["shape"], g["orientation"]))
+    assert {s for s, _ in shapes} == {"square", "hex"} and len(shapes) == 3

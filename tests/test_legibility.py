@@ -154,6 +154,7 @@ def test_two_by_two_placeholder_note_comes_from_the_data() -> None:
     import json
     from pathlib import Path
 
+    from tts_builder.save import hex_face_turn
     from tts_builder.tablemat import NOTE_PX, face_notes, render_face, symbol_pictures, table_fonts
     data = json.loads((Path(__file__).parent.parent / "rules/two_by_two/two-by-two.json").read_text())
     assumed = {s["id"].upper() for s in data["species"] if s.get("provenance") == "assumed"}
@@ -171,9 +172,10 @@ def test_two_by_two_placeholder_note_comes_from_the_data() -> None:
     assert len(notes) == 1 and notes[0].em_px >= NOTE_PX and rec.findings() == []
     pictures = render_kit_pictures(layout)
     fonts = table_fonts("two-by-two")
-    without = render_face(zebra.faces[0], zebra.shape, cutout=False, symbol=symbol, fonts=fonts)
+    turn = hex_face_turn(layout, zebra)  # the kit draws an animal turned for the island's hexes
+    without = render_face(zebra.faces[0], zebra.shape, cutout=False, symbol=symbol, fonts=fonts, turn=turn)
     assert pictures[zebra.image(0)].tobytes() != without.tobytes()  # the kit's zebra carries the note
     doves = next(p for p in layout.pieces if p.faces[0].label == "DOVES")
     dove_plain = render_face(doves.faces[0], doves.shape, cutout=False, fonts=fonts,
-                             symbol=symbol_pictures("two-by-two", art)["DOVES"])
+                             symbol=symbol_pictures("two-by-two", art)["DOVES"], turn=turn)
     assert pictures[doves.image(0)].tobytes() == dove_plain.tobytes()  # a named species: no note

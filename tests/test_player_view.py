@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -60,20 +61,19 @@ def test_no_animal_s_gm_notes_name_its_species(save: dict[str, Any]) -> None:
     assert all(o["GMNotes"].startswith("water-") for o in water["ContainedObjects"])
 
 
-def test_no_animal_s_image_urls_name_its_species(save: dict[str, Any]) -> None:
-    """Both image URLs of a face-down tile are readable in its Custom menu: the face's file was
-    published as piece-doves-front-<hash>.png. It is named by a digest of its look now."""
-    fronts: dict[str, set[str]] = {}
-    for obj in _animals(save):
-        image = obj["CustomImage"]
-        for url in (image["ImageURL"], image["ImageSecondaryURL"]):
-            name = url.rsplit("/", 1)[1].lower()
-            assert not any(sp in name for sp in B.SPECIES), (obj["Nickname"], url)
-        fronts.setdefault(obj["Nickname"], set()).add(image["ImageURL"])
-    # still one URL per distinct image: one face per species, one back for all
-    assert len(fronts) == len(B.SPECIES) and all(len(urls) == 1 for urls in fronts.values())
-    assert len({next(iter(u)) for u in fronts.values()}) == len(B.SPECIES)
-    assert len({o["CustomImage"]["ImageSecondaryURL"] for o in _animals(save)}) == 1
+def test_no_animal_in_the_save_shows_an_image_but_its_back(save: dict[str, Any]) -> None:
+    """Both image URLs of a tile are readable in its Custom menu, face up or down, and a peek shows
+    its underside and name. Once the face was the species' own URL (six animals alike): a seat
+    could match pairs by URL. Now every animal carries the one back on both faces and the name
+    "Animal"; the face URLs (one per species) are the Lua's, for when the rules reveal an animal."""
+    animals = _animals(save)
+    urls = {u for o in animals for u in (o["CustomImage"]["ImageURL"], o["CustomImage"]["ImageSecondaryURL"])}
+    assert len(urls) == 1 and "piece-back-" in next(iter(urls))
+    assert {o["Nickname"] for o in animals} == {"Animal"}
+    assert not any(sp in o["Description"].lower() for o in animals for sp in B.SPECIES)
+    faces = re.findall(r"piece-face-[0-9a-f]+(?:-[0-9a-f]+)?\.png", save["LuaScript"])
+    assert len(set(faces)) == len(B.SPECIES)  # one face URL per species, in the script alone
+    assert not any(f in json.dumps(save["ObjectStates"]) for f in faces)
     # other pieces keep their descriptive names
     ark = next(o for o in save["ObjectStates"] if o["GMNotes"] == "ark-red" and "CustomImage" in o)
     assert "piece-ark-red-front-" in ark["CustomImage"]["ImageURL"]
@@ -96,6 +96,8 @@ def _leaks(fake: FakeTTS, objects: dict[str, FakeObject], token_of: dict[str, st
         if not obj.is_face_down or obj.container is not None:
             continue  # face up the species is public; in the bag, before New game, all 80 are
         words = _words_naming(token)
+        if len(set(obj.visible_images())) != 1 or "piece-back-" not in obj.visible_images()[0]:
+            leaks.append(f"face-down {token} shows an image besides its back: {obj.visible_images()}")
         for color in COLORS:
             seen = " ".join(obj.visible_text(color) + [u.rsplit("/", 1)[-1] for u in obj.visible_images()]).lower()
             leaks += [f"{color} reads {w!r} on face-down {token}: {seen!r}" for w in words if w in seen]
@@ -121,3 +123,17 @@ def test_no_seat_reads_a_face_down_animal_through_a_game(save: dict[str, Any]) -
             break
         table.play(choose(GAME, state, "heuristic", rng), state.current_player())
     assert seen_down >= 74 and len(table.transcript()["moves"]) >= 6
+    # the check sees a face URL on a face-down animal (as the build once wrote it)
+    down = next(g for g, t in token_of.items() if table.objects[g].is_face_down and table.objects[g].container is None)
+    face = next(u for g in token_of for u in table.objects[g].visible_images() if "piece-face-" in u)
+    table.objects[down].image_urls[0] = face
+    assert any("besides its back" in leak for leak in _leaks(table.fake, table.objects, token_of))
+    table.objects[down].image_urls[0] = table.objects[down].image_urls[1]
+    # a revealed animal shows its face (the script gave it: setCustomObject, then reload)
+    state = table.state()
+    up = [t for i, t in enumerate(state.s["tokens"]) if t and state.s["face_up"][i]]
+    assert up
+    for token in up:
+        obj = table.by_id[token]
+        assert not obj.is_face_down and any("piece-face-" in u for u in obj.visible_images()), token
+        assert obj.getName().lower() == B.species_of(token)

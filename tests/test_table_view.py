@@ -176,7 +176,10 @@ def test_two_by_two_new_game_waits_for_the_animals_to_reach_the_bag(built):
     assert len(laid) == 74
 
 
-def test_peeking_at_a_face_down_animal_tells_the_whole_table(built):
+def test_peeking_at_a_face_down_animal_shows_only_its_back(built):
+    """A peek (Alt+Shift) shows the underside and the name, which TTS cannot stop: a face-down
+    animal's are its back (on both faces) and "Animal", so the peek tells nothing (it once
+    showed the species' name, and the face's URL stood in the Custom menu)."""
     _, save = built["two-by-two"]
     fake, objects = _two_by_two_table(save)
     fake.click_ui("ttNewGame", "Red")
@@ -184,7 +187,34 @@ def test_peeking_at_a_face_down_animal_tells_the_whole_table(built):
     layout = json.loads(fake.sandbox.call("onSave"))["transcript"]["setup"]["layout"]
     hidden = next(o for o in objects.values() if _piece_id(fake, o) == layout[0])
     assert hidden.is_face_down and hidden.hover_text() == ("", "")
-    name, _ = fake.peek(hidden, "Green")
-    assert name  # the peeker sees the face ...
-    alert = fake.broadcasts[-1]
-    assert alert.color is None and "Green peeked" in alert.text and name not in alert.text  # ... the others, who looked
+    name, description = fake.peek(hidden, "Green")
+    species = layout[0].rsplit("-", 1)[0]
+    assert name == "Animal" and species not in description.lower()
+    [back] = set(hidden.visible_images())
+    assert "piece-back-" in back
+
+def test_the_stand_in_shows_a_custom_object_s_new_image_only_after_reload():
+    """API, Object: setCustomObject on an existing object shows "only after reload"; reload()
+    respawns it and returns the new reference, the old one no longer valid; the GUID stays."""
+    save = {"ObjectStates": [{"Name": "Custom_Tile", "GUID": "abc123", "Nickname": "Animal",
+                              "Transform": {"posX": 1.0, "posY": 1.0, "posZ": 2.0, "rotZ": 180.0},
+                              "CustomImage": {"ImageURL": "back.png", "ImageSecondaryURL": "back.png",
+                                              "CustomTile": {"Type": 1, "Thickness": 0.2, "Stackable": False}}}]}
+    fake = FakeTTS()
+    loaded = fake.load_save(save)
+    fake.load_global("""
+      function reveal()
+        local obj = getObjectFromGUID("abc123")
+        local before = obj.getCustomObject()
+        obj.setCustomObject({ image = "face.png", image_bottom = "back.png", type = 1 })
+        local still = obj.getCustomObject().image
+        local new = obj.reload()
+        return before.image, before.type, still, new.getGUID(), new.getCustomObject().image
+      end""")
+    old = loaded["abc123"]
+    assert old.visible_images() == ["back.png", "back.png"]
+    image, kind, still, guid, now = fake.sandbox.call("reveal")
+    assert (image, kind, still, guid, now) == ("back.png", 1, "back.png", "abc123", "face.png")
+    new = fake.get_object("abc123")
+    assert new is not old and old.destroyed and not new.destroyed and loaded["abc123"] is new
+    assert new.visible_images() == ["face.png", "back.png"] and new.position == old.position and new.is_face_down

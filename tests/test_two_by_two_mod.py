@@ -44,7 +44,12 @@ class Island:
         self.fake.load_global(save["LuaScript"])
         self.ctx = json.loads(self.fake.sandbox.call(self.fake.sandbox.lookup("Table.context_json")))
         # animals have no GMNotes (hidden information): every piece is known by its GUID, as the Lua knows it
-        self.by_id = {pid: self.objects[p["guid"]] for pid, p in self.ctx["pieces"].items()}
+        self.guid_of = {pid: p["guid"] for pid, p in self.ctx["pieces"].items()}
+
+    @property
+    def by_id(self) -> dict[str, Any]:
+        """Each piece's object now (the script reloads an animal to give it its face: a new object)."""
+        return {pid: self.objects[guid] for pid, guid in self.guid_of.items()}
 
     def transcript(self) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.fake.sandbox.call("onSave"))["transcript"]
@@ -104,6 +109,11 @@ class Island:
         else:
             token = s["tokens"][B.CELL_INDEX[move["cells"][0]]]
             self.drop_on(color, token, s["arks"][seat])
+            ui = self.fake.ui  # several legal partners: the panel asks which
+            pick = [k for k in ui.values if k.startswith("tt-pair-") and ui.active(k)
+                    and f"({move['cells'][1]})" in ui.values[k]]
+            if ui.active("tt-partner") and pick:
+                self.fake.click_ui("ttPartner", color, "-1", pick[0])
 
 
 def _new_game(save: dict[str, Any], seated: tuple[str, ...]) -> Island:
@@ -339,3 +349,26 @@ def test_a_hex_tile_starting_on_a_pointy_topped_cell_turns_to_it_and_nothing_els
     turns = {p.id: piece_position(layout, p)[1] for p in layout.pieces}
     assert turns == {animal["id"]: (upright + HEX_TILE_TURN_Y) % 360, "water-1": upright % 360,
                      loose["id"]: layout.card.rotation_y}
+
+
+def test_an_animal_s_face_reads_upright_once_the_tile_takes_its_turn() -> None:
+    """A hex tile turns HEX_TILE_TURN_Y on the island (clockwise seen from above, as Unity turns
+    it), and its picture turns with it: the face is drawn turned back as much, so on the table it is
+    the upright picture (its label once sat tilted 30 degrees)."""
+    from PIL import ImageChops
+
+    from tts_builder.save import hex_face_turn, parse_table_layout
+    from tts_builder.tablemat import render_face, table_fonts
+
+    data = json.loads((Path(__file__).resolve().parents[1] / "art_src" / GAME_ID / "table.json").read_text())
+    layout = parse_table_layout(data, game_id=GAME_ID, game_data=GAME.data)
+    animal = next(p for p in layout.pieces if p.id in B.TOKENS)
+    water = next(p for p in layout.pieces if p.id == "water-1")
+    turn = hex_face_turn(layout, animal)
+    assert turn == HEX_TILE_TURN_Y and turn % 90 == 0 and hex_face_turn(layout, water) == 0
+    fonts = table_fonts(GAME_ID)
+    drawn = render_face(animal.faces[0], animal.shape, cutout=False, fonts=fonts, turn=turn)
+    upright = render_face(animal.faces[0], animal.shape, cutout=False, fonts=fonts)
+    on_table = drawn.rotate(-turn)  # the tile's clockwise turn
+    assert ImageChops.difference(on_table, upright).getbbox() is None
+    assert ImageChops.difference(drawn, upright).getbbox() is not None  # turned in the file

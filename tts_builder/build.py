@@ -242,7 +242,7 @@ def assemble(game_id: str, layout: TableLayout, manifest: ArtManifest,
     """The save dict and its plan (pure apart from reading the templates)."""
     game = require_game(game_id)
     plan = plan_table(layout, manifest, game.data, component_rows(game_id))
-    table = table_context(plan)
+    table = table_context(plan, image_url)
     lua, xml = _render_scripts(game_id, table)
     data = build_save(plan, manifest, game_name=game.name, players=(game.min_players, game.max_players),
                       game_data=game.data, image_url=image_url, lua_script=lua, xml_ui=xml,

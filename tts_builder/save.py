@@ -983,10 +983,15 @@ def zone_center(layout: TableLayout, zone: Zone) -> Vec3:
     return (zone.center[0], layout.surface_y + layout.zone_height / 2, zone.center[1])
 
 
-def table_context(plan: TablePlan) -> dict[str, Any]:
-    """What the Lua templates get as ``table``: seats, zone GUIDs and centres, decks, cards, hands."""
+def table_context(plan: TablePlan, image_url: ImageUrl | None = None) -> dict[str, Any]:
+    """What the Lua templates get as ``table``: seats, zone GUIDs and centres, decks, cards, hands.
+    With ``image_url``, ``faces`` gives each hidden piece's face and back image URLs (the save
+    shows only the back until the Lua reveals the face)."""
     layout = plan.layout
+    faces = {p.id: {"face": image_url(p.image(0)), "back": image_url(p.image(1)), "type": TILE_TYPES[p.shape],
+                    "thickness": 0.2} for p in layout.pieces if p.hidden and image_url is not None}
     return {
+        "faces": faces,
         "seats": [{"seat": s.seat, "color": s.color} for s in layout.seats],
         "zones": dict(plan.zone_guids),
         "positions": {z.role: _xyz(zone_center(layout, z)) for z in layout.zones},
@@ -1306,6 +1311,12 @@ def _piece_object(plan: TablePlan, piece: PieceSpec, pos: Vec3, rot_y: float, ur
     layout = plan.layout
     front = url(piece.image(0))
     back = url(piece.image(1)) if len(piece.faces) > 1 else ""
+    if piece.hidden:
+        # a hidden piece carries its back on both faces: every image URL of a custom object is
+        # readable in its Custom menu, face up or down, and one face URL per look would let a seat
+        # match pairs by URL. The Lua gives it its face when the rules reveal it (setCustomObject
+        # then reload: table_context's "face", the game's glue).
+        front = back
     scale = tile_scale(piece.size, piece.size)
     xform = transform(pos, (0.0, rot_y, 0.0), (scale, 1.0, scale))
     common = dict(Nickname=piece.name, Description=piece.description, GMNotes=piece.gm_notes)
@@ -1331,9 +1342,12 @@ def _piece_object(plan: TablePlan, piece: PieceSpec, pos: Vec3, rot_y: float, ur
 #: its Mars hexes as a pointy-topped lattice of global snap points (nearest neighbours at 0, 60 and
 #: 120 degrees, 2.35 apart, 108 points) and 81 of them turn a dropped hex tile to rotation y 270,
 #: i.e. 30 modulo 60 (tests/test_two_by_two_mod.py reads this). Confidence: medium (one mod's
-#: layout; nobody has looked at a hex tile in TTS for this project). A hex tile's image is drawn
-#: pointy-topped (tablemat.render_face), so its label turns with the tile.
-HEX_TILE_TURN_Y: float = 30.0
+#: layout; nobody has looked at a hex tile in TTS for this project). Any turn of 30 modulo 60 fits
+#: the hexes; 90 (a quarter turn) lets the face art be drawn as a quarter-turned picture, so its label
+#: reads upright on the table (tablemat.render_face's ``turn``; at 30 it sat tilted 30 degrees).
+#: The sense: TTS is Unity, whose y rotation is clockwise seen from above (left-handed axes);
+#: render_face turns the picture back counter-clockwise. Unchecked in TTS (README).
+HEX_TILE_TURN_Y: float = 90.0
 
 
 def hex_tile_turn(piece: PieceSpec, board: BoardSpec | None) -> float:
@@ -1342,6 +1356,13 @@ def hex_tile_turn(piece: PieceSpec, board: BoardSpec | None) -> float:
     custom_tile = piece.kind != "figurine" and not (piece.kind == "token" and len(piece.faces) == 1)
     pointy = board is not None and board.grid.shape == "hex" and board.grid.orientation == "pointy"
     return HEX_TILE_TURN_Y if custom_tile and piece.shape == "hex" and pointy else 0.0
+
+
+def hex_face_turn(layout: TableLayout, piece: PieceSpec) -> float:
+    """The turn (degrees y) ``piece``'s face art is drawn for: the one it takes on the layout's
+    pointy-topped hex board (:func:`hex_tile_turn`), wherever the script lays it; else 0."""
+    pointy = next((b for b in layout.boards if b.grid.shape == "hex" and b.grid.orientation == "pointy"), None)
+    return hex_tile_turn(piece, pointy)
 
 
 def piece_position(layout: TableLayout, piece: PieceSpec) -> tuple[Vec3, float]:

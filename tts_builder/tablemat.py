@@ -23,7 +23,8 @@ from PIL import Image, ImageDraw
 from tts_builder.art import legibility
 from tts_builder.art.render import fit_text, font, png_bytes
 from tts_builder.art.source import BoardArt, FontFile, TableArt, load_art_source, load_fonts, load_table_art
-from tts_builder.save import PLAYER_COLORS, BoardSpec, Face, Panel, Rect, TableLayout, Zone, kit_images
+from tts_builder.save import (PLAYER_COLORS, BoardSpec, Face, Panel, Rect, TableLayout, Zone, hex_face_turn,
+                               kit_images)
 
 RGB = tuple[int, int, int]
 
@@ -473,11 +474,15 @@ def _bar(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, floa
 
 
 def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = TableFonts(),
-                symbol: Image.Image | None = None, note: str = "") -> Image.Image:
+                symbol: Image.Image | None = None, note: str = "", turn: float = 0.0) -> Image.Image:
     """One face of a piece: the shape filled with the face colour, its label centred (or, with a
     ``symbol`` picture, the symbol on a light disc and the label under it, and ``note`` small under
     that: "placeholder"). ``cutout`` (tokens, which TTS cuts out of the image) leaves the outside
-    transparent."""
+    transparent. ``turn``: the degrees (y, clockwise seen from above, as TTS turns objects) the
+    piece is turned on the table beyond the upright (a hex tile on a pointy-topped board,
+    :func:`tts_builder.save.hex_face_turn`): the picture is drawn turned back as much, so its label
+    reads upright there (a hex drawn pointy-topped and turned 90 is flat-topped, as the tile is
+    unturned)."""
     n = PIECE_PX
     img = Image.new("RGBA", (n, n), (0, 0, 0, 0) if cutout else _hex(face.color) + (255,))
     draw = ImageDraw.Draw(img)
@@ -523,6 +528,8 @@ def render_face(face: Face, shape: str, *, cutout: bool, fonts: TableFonts = Tab
         _text(draw, face.label, (n // 6, n // 6, n - n // 6, n - n // 6),
               ink_on(_hex(face.color), _hex(face.text_color), ()), n // 3, wrap=True, face=fonts.label)
     legibility.settle(img)
+    if turn % 360:
+        img = img.rotate(turn % 360, resample=Image.Resampling.BICUBIC)  # counter-clockwise in the image
     return img if cutout else img.convert("RGB")
 
 
@@ -580,7 +587,8 @@ def render_kit_pictures(layout: TableLayout) -> dict[str, Image.Image]:
             with legibility.table_picture(piece.image(side), piece.size / PIECE_PX):
                 out[piece.image(side)] = render_face(face, piece.shape, cutout=cutout, fonts=fonts,
                                                      symbol=symbols.get(face.label),
-                                                     note=notes.get(face.label, "") if face.label in symbols else "")
+                                                     note=notes.get(face.label, "") if face.label in symbols else "",
+                                                     turn=hex_face_turn(layout, piece))
     for st in layout.stacks:
         for side, face in enumerate(st.faces):
             with legibility.table_picture(st.image(side), st.size / PIECE_PX):

@@ -14,6 +14,7 @@ mod is built or checked.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import random
@@ -370,6 +371,8 @@ class FakeObject:
         self.hide_when_face_down = type in ("Card", "Deck")
         self.tooltip = True
         self.image_urls: list[str] = []
+        self._custom: dict[str, Any] = {}  # the custom object's parameters as shown (getCustomObject)
+        self._custom_pending: dict[str, Any] | None = None  # set by setCustomObject, shown at reload
         self.use_snap_points = True
         self._scale = [1.0, 1.0, 1.0]  # zones: the box's size (a save's Transform scale)
         self._sized = False  # zones: the size came from a save (a harness-made zone has none)
@@ -535,6 +538,23 @@ class FakeObject:
         self._rotation[2] = (self._rotation[2] + 180.0) % 360.0
         self._record("flip")
         return True
+
+    # ----- custom objects. API, Object (api.tabletopsimulator.com/object): getCustomObject returns
+    # the custom parameters (Custom Game Objects: a Custom_Tile's image, image_bottom, type,
+    # thickness, stackable); setCustomObject on an existing object shows "only after reload";
+    # reload() "respawns" the object and returns the new reference, the old one "no longer valid".
+
+    def getCustomObject(self) -> Any:
+        return self._fake.sandbox.to_lua(dict(self._custom))
+
+    def setCustomObject(self, params: Any) -> bool:
+        p = self._fake.sandbox.from_lua(params, empty_as="dict") if params is not None else {}
+        self._custom_pending = dict(p) if isinstance(p, dict) else {}
+        self._record("setCustomObject", dict(self._custom_pending))
+        return True
+
+    def reload(self) -> FakeObject:
+        return self._fake._respawn(self)
 
     def getLock(self) -> bool:
         return bool(self.locked)
@@ -1010,6 +1030,7 @@ class FakeTTS:
         self._players = {c: FakePlayer(self, c) for c in ALL_COLORS}
         self._scene: dict[str, FakeObject] = {}
         self._all: dict[str, FakeObject] = {}
+        self._loaded: list[dict[str, FakeObject]] = []  # what load_save returned, by GUID
         self._hands: list[FakeObject] = []
         self.snap_points: list[dict[str, Any]] = []
         """Global snap points: ``{"position", "rotation", "rotation_snap", "tags"}`` (harness view)."""
@@ -1168,6 +1189,7 @@ class FakeTTS:
         ``Number``) and the global ``SnapPoints``. No events fire and no script runs.
         Returns the objects by GUID (contained ones included)."""
         loaded: dict[str, FakeObject] = {}
+        self._loaded.append(loaded)  # kept current: an object a script reloads is replaced in it
         for data in save.get("ObjectStates") or []:
             self._load_object(data, None, loaded)
         self.snap_points = []
@@ -1206,6 +1228,11 @@ class FakeTTS:
             obj.tooltip = bool(data.get("Tooltip", True))
             image = data.get("CustomImage") or {}
             obj.image_urls = [str(image.get("ImageURL", "")), str(image.get("ImageSecondaryURL", ""))]
+            if "CustomTile" in image:  # what getCustomObject gives (API, Custom Game Objects: Custom Tile)
+                tile = image["CustomTile"]
+                obj._custom = {"image": obj.image_urls[0], "image_bottom": obj.image_urls[1],
+                               "type": tile.get("Type", 0), "thickness": tile.get("Thickness", 0.5),
+                               "stackable": bool(tile.get("Stackable", False))}
             if container is None:
                 self._scene[obj.guid] = obj
             else:
@@ -1274,6 +1301,33 @@ class FakeTTS:
     def scene(self) -> list[FakeObject]:
         """The objects on the table, in creation order (zones included; contained objects not)."""
         return list(self._scene.values())
+
+    def _respawn(self, obj: FakeObject) -> FakeObject:
+        """``obj.reload()``: a new object in its place with the custom parameters set since (API,
+        Object, reload: "deleted and respawned instantly ... its old Object reference will no longer
+        be valid"), the same GUID (API, Introduction, GUIDs: a new GUID is given only to an object
+        whose GUID another object holds; the old one is gone), position, rotation, names, flags
+        and zones. The old reference is destroyed; the harness's maps of loaded objects follow."""
+        new = copy.copy(obj)
+        new._custom = dict(obj._custom, **(obj._custom_pending or {}))
+        new._custom_pending = None
+        new.image_urls = [str(new._custom.get("image", "")),
+                          str(new._custom.get("image_bottom") or new._custom.get("image", ""))]
+        new._position, new._rotation, new._scale = list(obj._position), list(obj._rotation), list(obj._scale)
+        new._tags, new._zones, new._buttons = list(obj._tags), list(obj._zones), list(obj._buttons)
+        new._vars = dict(obj._vars)
+        for zone in new._zones:
+            zone._members = [new if m is obj else m for m in zone._members]
+        obj._destroyed = True
+        obj._zones = []
+        if obj.guid in self._scene:
+            self._scene[obj.guid] = new
+        self._all[obj.guid] = new
+        for loaded in self._loaded:
+            if loaded.get(obj.guid) is obj:
+                loaded[obj.guid] = new
+        self.calls.append(Call(obj.guid, "reload", ()))
+        return new
 
     def get_object(self, guid: str) -> FakeObject | None:
         """Any object ever made with this GUID, including contained and destroyed ones."""

@@ -22,11 +22,12 @@ def table() -> dict:
     pieces = []
     for token in B.TOKENS:
         sp = B.species_of(token)
-        # hidden while face down (issue 20): no GMNotes (the Lua knows animals by GUID), a front
-        # image named by its look's digest, not the species; the name and description hide face down
-        pieces.append({"id": token, "name": sp.capitalize(), "kind": "tile", "shape": "hex", "size": 1.25,
+        # hidden while face down (issue 20): no GMNotes (the Lua knows animals by GUID), the back
+        # image on both faces and a name that says no species (a peek shows the name and the
+        # underside): the Lua gives a revealed animal its face, name and description
+        pieces.append({"id": token, "name": "Animal", "kind": "tile", "shape": "hex", "size": 1.25,
                        "hide_face_down": True,
-                       "description": f"An animal token ({sp}); face down it shows jungle.",
+                       "description": "An animal token, face down: jungle. The water reveals it.",
                        "faces": [{"label": sp.upper(), "color": colors[sp], "text_color": "#101010"}, FOLIAGE]})
     for n in range(1, B.WATER_TOKENS + 1):
         pieces.append({"id": f"water-{n}", "name": "Water", "kind": "token", "shape": "hex", "size": 1.25,

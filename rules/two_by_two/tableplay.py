@@ -1,5 +1,6 @@
 """Two by Two at the table (the ``table_actions`` hook, docs/authoring.md): an ark is dropped on the
-island's hexes, a free water token on a hex, a rescued animal on the rescuer's ark; Pass is a
+island's hexes, a free water token on a hex, a rescued animal on the rescuer's ark (and, when several partners are legal, the partner picked on
+the panel); Pass is a
 panel button. :func:`piece` is the one place that says how a piece's object is found."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from typing import Any
 
 from rules.two_by_two import board as B
 from tts_builder.guids import guid_for
-from tts_builder.tableplay import Action, Cell, Click, Drop, Piece
+from tts_builder.tableplay import Action, Cell, Click, Drop, PickOption, Piece
 
 GAME_ID = "two-by-two"
 
@@ -19,16 +20,11 @@ def piece(piece_id: str) -> Piece:
     return Piece(piece_id, guid=guid_for(f"{GAME_ID}/piece/{piece_id}"))
 
 
-def _partner_the_table_picks(state: Any, cells: list[Any]) -> bool:
-    """Whether dropping the animal on ``cells[0]`` on the ark rescues it with ``cells[1]``: the mod
-    takes the first partner in board order that makes the rescue legal (its table.lua.j2,
-    ``Table.rescue_for``), so a legal rescue with a later partner cannot be made at the table;
-    an illegal one (no legal partner) is what the drop asks for only with the first partner."""
-    partners = [m["cells"][1] for m in state.legal_moves() if m.get("type") == "rescue" and m["cells"][0] == cells[0]]
-    if not partners:
-        return True  # refused whatever the partner: the drop is the move a player makes
-    first = min(partners, key=lambda c: B.CELL_INDEX.get(c, len(B.CELL_INDEX)))
-    return bool(cells[1] == first)
+def legal_partners(state: Any, cell: str) -> list[str]:
+    """The cells of the animals a rescue of the animal on ``cell`` may legally take with it, in
+    board order: with several, the mod asks on its panel which (table.lua.j2, the partner choice)."""
+    partners = [m["cells"][1] for m in state.legal_moves() if m.get("type") == "rescue" and m["cells"][0] == cell]
+    return sorted(partners, key=lambda c: B.CELL_INDEX.get(c, len(B.CELL_INDEX)))
 
 
 def table_actions(state: Any, move: Any) -> list[Action] | None:
@@ -47,13 +43,17 @@ def table_actions(state: Any, move: Any) -> list[Action] | None:
     cells = move.get("cells")
     if t == "rescue" and isinstance(cells, list) and len(cells) == 2 and isinstance(cells[0], str) \
             and seat is not None:
-        if not _partner_the_table_picks(state, cells):
-            return None
+        partners = legal_partners(state, cells[0])
+        if len(partners) > 1 and cells[1] not in partners:
+            return None  # an illegal partner of an animal with a choice: the panel offers only legal ones
         index = B.CELL_INDEX.get(cells[0])
         token = s["tokens"][index] if index is not None else None
         ark = s["arks"][seat]
         if isinstance(token, str) and isinstance(ark, str):
-            return [Drop(piece(token), Cell("island", ark), mover_only=True)]
+            drop = Drop(piece(token), Cell("island", ark), mover_only=True)
+            if len(partners) > 1:  # the panel's partner button reads "<species> (<cell>)"
+                return [drop, PickOption("ttPartner", "tt-pair-", (f"({cells[1]})",))]
+            return [drop]
     return None
 
 
