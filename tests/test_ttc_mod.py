@@ -614,16 +614,55 @@ def test_buttons_before_a_game_say_what_to_do(built):
 
 def test_new_game_needs_a_player_count_the_game_allows_and_cards_do_not_merge_mid_game(built):
     table = Table(built)
-    table.fake.unseat("Red")
+    table.fake.seat("Blue")
     table.click("White", "ttNewGame")
-    assert "needs 2 or 4 or 6 seated players; seated now: White." in table.last_broadcast()
-    table.fake.seat("Red")
+    assert "needs 2, 4, 6 seated players; seated now: White, Red, Blue." in table.last_broadcast()
+    assert table.fake.sandbox.lookup("Game.state") is None
+    table.fake.unseat("Blue")
     table.click("White", "ttNewGame")
     transcript = table.transcript()
     hand_card = GAME.new_state(setup=transcript["setup"]).to_json()["hands"][0][0]
     obj = table.card(hand_card)
     assert table.fake.put_into(table.deck, obj) is False
     assert obj.container is None
+
+
+@pytest.mark.parametrize("alone", ["White", "Orange"])  # Orange: a host at a colour the game does not seat
+def test_a_lone_tester_plays_both_sides_by_changing_colour(built, alone):
+    table = Table(built, deck_seed=5)
+    for color in COLORS:
+        table.fake.unseat(color)
+    table.fake.seat(alone)
+    assert "alone, you play both sides" in str(table.ui("tt-status"))
+    table.click(alone, "ttNewGame")
+    t = table.transcript()
+    assert [p["color"] for p in t["players"]] == COLORS
+    said = [m.text for m in table.fake.broadcasts]
+    assert any(m.startswith("New game: White (Light) against Red (Dark). The coin:") for m in said), said
+    assert any(m.startswith("Hot seat: one player plays White and Red") and "player list" in m for m in said), said
+    state = GAME.new_state(setup=t["setup"], options=t["options"])
+    rng = random.Random(5)
+    seated = alone
+    movers = set()
+    while len(movers) < 2 or len(t["moves"]) < 4:
+        color = COLORS[state.current_player()]
+        if color != seated:  # the panel says how; the tester changes colour to the seat to move
+            assert f"Hot seat: to move as {color}" in str(table.ui("tt-status"))
+            table.fake.unseat(seated)
+            table.fake.seat(color)
+            table.fake.fire("onPlayerChangeColor", color)  # what TTS calls as a player changes colour
+            seated = color
+        assert "Hot seat" not in str(table.ui("tt-status"))  # seated there: nothing to say
+        move = choose(GAME, state, "random", rng)
+        act(table, state, move)
+        state.apply(move)
+        t = table.transcript()
+        assert t["moves"][-1] == {"player": COLORS.index(color), **move}, table.fake.broadcasts[-1:]
+        panel_matches_engine(table, state)
+        movers.add(color)
+    saved = table.fake.sandbox.call("onSave")
+    report = validate_data({**built, "LuaScriptState": saved}, "save.json")
+    assert report.legal and report.moves_checked == len(t["moves"]), report.summary()
 
 
 def test_hidden_starting_cards_cannot_be_picked_up_and_the_deck_cannot_be_dealt_by_number(built):
