@@ -490,3 +490,25 @@ def test_state_json_by_parts_is_the_generic_text(lua: LuaEngine) -> None:
         lstate["extra"] = 1  # not a state's key set: the generic writer, which shows the key
         assert lua_json(lua, lstate) == lua.sandbox.call(u_json, lstate)
         assert '"extra":1' in lua_json(lua, lstate)
+
+
+def test_move_shape_refusals_read_the_move_schema_in_both_engines(lua: LuaEngine) -> None:
+    """A move of no known type or with the wrong fields gets the shared schema words (rules.moveshape,
+    runtime/moveshape.lua.j2), the same in Lua; a schema's new move type would show in both."""
+    state = GAME.new_state(seed=3)
+    ls = lua.new_state(state.setup(), state.options())
+    seat = state.current_player()
+    types = "Moves are play-battle, play-army, play-warrior, nullify-items, forfeit."
+    cases = [
+        ({"type": "pass"}, types),
+        ({"type": 7}, types),
+        ({"card": "b01"}, types),
+        ({"type": "play-battle"}, "A play-battle move has the fields card, type."),
+        ({"type": "play-army", "card": "al01"}, "A play-army move has the fields card, swaps, type."),
+        ({"type": "forfeit", "why": "late"}, "A forfeit move has the fields type."),
+    ]
+    for move, words in cases:
+        py = judge(state, seat, move)
+        lv = lua.judge(ls, seat, move)
+        assert (py.rule, py.message) == ("move-format", words), move
+        assert (lv.get("rule"), lv.get("message")) == ("move-format", words), move
