@@ -348,6 +348,7 @@ def games(built) -> dict[str, Any]:
 
 
 def test_whole_games_played_through_table_events_validate(built, games):
+    by_rounds = 0
     for seed, table, state, n in games["games"]:
         assert state.is_terminal() and n >= 20  # 2 cards x 2 players x 5 rounds, plus item choices
         transcript = table.transcript()
@@ -359,7 +360,16 @@ def test_whole_games_played_through_table_events_validate(built, games):
         assert report.moves_checked == n
         assert table.ui("tt-turn") == "Game over"
         assert ("wins" in table.ui("tt-status")) == (state.result().winner is not None)
+        result = transcript["result"]
+        if result["reason"] == "rounds":  # Controls.result_status: the side, its players and the rounds
+            win = result["winning_side"]
+            lose = "dark" if win == "light" else "light"
+            want = (f"{win.capitalize()} ({COLORS[SIDE_OF_SEAT.index(win)]}) wins, {result['rounds_won'][win]} rounds to "
+                    f"{result['rounds_won'][lose]}.")
+            assert table.ui("tt-status") == want
+            by_rounds += 1
         assert rules.canonical_json(table.lua_state()) == rules.canonical_json(state.to_json())
+    assert by_rounds > 0
 
 
 def test_the_games_used_every_kind_of_move_and_choice(games):
@@ -605,6 +615,9 @@ def test_a_pending_choice_is_dropped_by_reload_and_the_card_returns(built):
 
 def test_buttons_before_a_game_say_what_to_do(built):
     table = Table(built)
+    idle = "Press New game to shuffle and deal (2, 4 or 6 seated players; alone, you play both sides)."
+    assert table.ui("tt-status") == idle  # Controls.idle_status, the panel's line before a game
+    assert re.search(r'id="tt-status"[^>]*>([^<]*)<', built["XmlUI"]).group(1) == idle  # the XmlUI's, before the script runs
     table.click("White", "ttForfeit")
     assert "New game" in table.last_broadcast()
     assert "New game" in str(table.ui("tt-status"))
