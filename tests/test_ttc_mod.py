@@ -21,6 +21,7 @@ from rules.players import choose
 from rules.twin_tower_city import GAME
 from rules.twin_tower_city.engine import CARDS, DEAL
 from modtable import COLORS, ModTable, build_save
+from tts_builder.errors import InputError
 from tts_builder.lualint import lint_lua
 from tts_builder.save import copy_card_id
 from tts_builder.validate import validate_data
@@ -588,6 +589,18 @@ def test_save_and_reload_keeps_the_transcript_and_the_state(built):
     assert state.is_terminal()
     report = validate_data({**built, "LuaScriptState": table.fake.sandbox.call("onSave")}, "save.json")
     assert report.legal and report.finished and report.moves_checked == n
+
+
+def test_a_saved_deal_the_rules_do_not_allow_is_refused_at_load_in_validate_s_words(built):
+    table = new_game(built, deck_seed=9)
+    transcript = table.transcript()
+    seats = transcript["setup"]["seats"]
+    seats[1]["starters"][0] = seats[0]["starters"][0]  # one Battle card dealt to both seats of a pair
+    table = Table(built, state=json.dumps({"transcript": transcript}))
+    said = " ".join(m.text for m in table.fake.broadcasts)
+    assert "[setup]: setup seats 0 and 1 share one deck: a card is dealt twice." in said, said
+    with pytest.raises(InputError, match="setup seats 0 and 1 share one deck: a card is dealt twice"):
+        validate_data({**built, "LuaScriptState": json.dumps({"transcript": transcript})}, "save.json")
 
 
 def test_a_finished_game_survives_reload_with_its_result(games):
