@@ -249,7 +249,7 @@ def test_new_game_players_and_a_lone_tester_s_hot_seat(counts, seated, presser, 
 
 def test_controls_can_leave_out_forfeit_and_take_the_game_s_idle_line() -> None:
     """A game with no forfeit includes the controls after ``{% set controls_forfeit = false %}``
-    (test_contracts refuses a ttForfeit its panel has no button for); Controls.idle is the panel's
+    (test_contracts refuses a ttForfeit its panel has no button for); Controls.idle_status() gives the panel's
     line before any game (Two by Two's "Seat 2 to 4 players ...")."""
     seats = {"table": {"seats": [{"seat": i, "color": c} for i, c in enumerate(SEAT_COLORS)]}}
     assert "function ttForfeit(" in render("runtime/controls.lua.j2", seats)
@@ -261,6 +261,6 @@ def test_controls_can_leave_out_forfeit_and_take_the_game_s_idle_line() -> None:
     controls = sandbox.execute(CONTROLS, "controls.lua")
     sandbox.call(controls.update_panel)
     assert sandbox.lookup("shown")["tt-status"].startswith("Press New game to play (2, 3 seated players")
-    controls.idle = "Seat 2 or 3 players and press New game."
+    sandbox.execute("function Controls.idle_status() return 'Seat 2 or 3 players and press New game.' end", "idle")
     sandbox.call(controls.update_panel)
     assert sandbox.lookup("shown")["tt-status"] == "Seat 2 or 3 players and press New game."

@@ -490,3 +490,90 @@ def test_state_json_by_parts_is_the_generic_text(lua: LuaEngine) -> None:
         lstate["extra"] = 1  # not a state's key set: the generic writer, which shows the key
         assert lua_json(lua, lstate) == lua.sandbox.call(u_json, lstate)
         assert '"extra":1' in lua_json(lua, lstate)
+
+
+def test_move_shape_refusals_read_the_move_schema_in_both_engines(lua: LuaEngine) -> None:
+    """A move of no known type or with the wrong fields gets the shared schema words (rules.moveshape,
+    runtime/moveshape.lua.j2), the same in Lua; a schema's new move type would show in both."""
+    state = GAME.new_state(seed=3)
+    ls = lua.new_state(state.setup(), state.options())
+    seat = state.current_player()
+    types = "Moves are play-battle, play-army, play-warrior, nullify-items, forfeit."
+    cases = [
+        ({"type": "pass"}, types),
+        ({"type": 7}, types),
+        ({"card": "b01"}, types),
+        ({"type": "play-battle"}, "A play-battle move has the fields card, type."),
+        ({"type": "play-army", "card": "al01"}, "A play-army move has the fields card, swaps, type."),
+        ({"type": "forfeit", "why": "late"}, "A forfeit move has the fields type."),
+    ]
+    for move, words in cases:
+        py = judge(state, seat, move)
+        lv = lua.judge(ls, seat, move)
+        assert (py.rule, py.message) == ("move-format", words), move
+        assert (lv.get("rule"), lv.get("message")) == ("move-format", words), move
+
+
+def setup_mutants(setup: dict[str, Any], rng: random.Random) -> Iterator[dict[str, Any]]:
+    """Recorded setups that break the deal rule one way each, then random card swaps."""
+    import copy
+
+    def edit(change: Any) -> dict[str, Any]:
+        out = copy.deepcopy(setup)
+        change(out)
+        return out
+
+    seats = setup["seats"]
+    other_side_army = next(c for c in seats[1]["hand"] if CARDS[c].kind == "army")
+    yield from (edit(lambda s: s.__setitem__("coin", v)) for v in (2, True, "1", None, -1))
+    yield edit(lambda s: s.pop("coin"))
+    yield edit(lambda s: s["seats"].pop())
+    yield edit(lambda s: s.__setitem__("seats", {"0": s["seats"][0]}))
+    yield edit(lambda s: s["seats"].__setitem__(0, ["b01"]))
+    yield edit(lambda s: s["seats"][0].pop("starters"))
+    yield edit(lambda s: s["seats"][1].__setitem__("hand", "b01"))
+    yield edit(lambda s: s["seats"][0]["hand"].__setitem__(0, "zz9"))
+    yield edit(lambda s: s["seats"][1]["starters"].__setitem__(2, 7))
+    yield edit(lambda s: s["seats"][0]["starters"].pop())
+    yield edit(lambda s: s["seats"][0]["starters"].__setitem__(0, s["seats"][0]["hand"][-1]))  # a Warrior starter
+    yield edit(lambda s: s["seats"][0]["hand"].pop())
+    yield edit(lambda s: s["seats"][1]["hand"].append("b50"))
+    yield edit(lambda s: s["seats"][0]["hand"].__setitem__(  # an Army card of the other side
+        s["seats"][0]["hand"].index(next(c for c in s["seats"][0]["hand"] if CARDS[c].kind == "army")),
+        other_side_army))
+    yield edit(lambda s: s["seats"][1]["hand"].__setitem__(0, s["seats"][0]["hand"][0]))  # one card twice
+    if len(seats) > 2:  # the next pair's copy of the deck may hold the same card
+        yield edit(lambda s: s["seats"][2]["hand"].__setitem__(0, s["seats"][0]["hand"][0]))
+    for _ in range(60):
+        out = copy.deepcopy(setup)
+        seat = out["seats"][rng.randrange(len(out["seats"]))]
+        cards = seat[rng.choice(("starters", "hand"))]
+        cards[rng.randrange(len(cards))] = rng.choice(DECK)
+        yield out
+
+
+#: words of each of validate_setup's refusals
+KINDS = ("'coin' is 0 or 1", "'seats' lists", "needs 'starters' and 'hand' lists", "unknown card",
+         "Battle cards as starters", "the hand holds", "belong to the other side", "a card is dealt twice")
+
+
+@pytest.mark.parametrize("num_players, options", [(2, {}), (2, {"seat0_side": "dark"}), (4, {}), (6, {})])
+def test_the_recorded_deal_is_checked_alike_in_both_engines(num_players: int, options: dict[str, Any],
+                                                            lua: LuaEngine) -> None:
+    """Rules.setup_error (what the table refuses a saved setup for) says what validate_setup says."""
+    from rules.core import SetupError
+
+    state = GAME.new_state(seed=7, num_players=num_players, options=options)
+    opts = state.options()
+    rng = random.Random(num_players)
+    words: set[str] = set()
+    for setup in [state.setup(), *setup_mutants(state.setup(), rng)]:
+        try:
+            GAME.validate_setup(setup, num_players, opts)
+            want = None
+        except SetupError as exc:
+            want = str(exc)
+            words.update(k for k in KINDS if k in want)
+        got = lua.sandbox.call(lua.rules.setup_error, lua.decode(setup), num_players, lua.decode(options))
+        assert got == want, setup
+    assert words == set(KINDS), set(KINDS) - words  # every check refused some setup

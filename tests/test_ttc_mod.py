@@ -21,6 +21,7 @@ from rules.players import choose
 from rules.twin_tower_city import GAME
 from rules.twin_tower_city.engine import CARDS, DEAL
 from modtable import COLORS, ModTable, build_save
+from tts_builder.errors import InputError
 from tts_builder.lualint import lint_lua
 from tts_builder.save import copy_card_id
 from tts_builder.validate import validate_data
@@ -348,6 +349,7 @@ def games(built) -> dict[str, Any]:
 
 
 def test_whole_games_played_through_table_events_validate(built, games):
+    by_rounds = 0
     for seed, table, state, n in games["games"]:
         assert state.is_terminal() and n >= 20  # 2 cards x 2 players x 5 rounds, plus item choices
         transcript = table.transcript()
@@ -359,7 +361,16 @@ def test_whole_games_played_through_table_events_validate(built, games):
         assert report.moves_checked == n
         assert table.ui("tt-turn") == "Game over"
         assert ("wins" in table.ui("tt-status")) == (state.result().winner is not None)
+        result = transcript["result"]
+        if result["reason"] == "rounds":  # Controls.result_status: the side, its players and the rounds
+            win = result["winning_side"]
+            lose = "dark" if win == "light" else "light"
+            want = (f"{win.capitalize()} ({COLORS[SIDE_OF_SEAT.index(win)]}) wins, {result['rounds_won'][win]} rounds to "
+                    f"{result['rounds_won'][lose]}.")
+            assert table.ui("tt-status") == want
+            by_rounds += 1
         assert rules.canonical_json(table.lua_state()) == rules.canonical_json(state.to_json())
+    assert by_rounds > 0
 
 
 def test_the_games_used_every_kind_of_move_and_choice(games):
@@ -580,6 +591,18 @@ def test_save_and_reload_keeps_the_transcript_and_the_state(built):
     assert report.legal and report.finished and report.moves_checked == n
 
 
+def test_a_saved_deal_the_rules_do_not_allow_is_refused_at_load_in_validate_s_words(built):
+    table = new_game(built, deck_seed=9)
+    transcript = table.transcript()
+    seats = transcript["setup"]["seats"]
+    seats[1]["starters"][0] = seats[0]["starters"][0]  # one Battle card dealt to both seats of a pair
+    table = Table(built, state=json.dumps({"transcript": transcript}))
+    said = " ".join(m.text for m in table.fake.broadcasts)
+    assert "[setup]: setup seats 0 and 1 share one deck: a card is dealt twice." in said, said
+    with pytest.raises(InputError, match="setup seats 0 and 1 share one deck: a card is dealt twice"):
+        validate_data({**built, "LuaScriptState": json.dumps({"transcript": transcript})}, "save.json")
+
+
 def test_a_finished_game_survives_reload_with_its_result(games):
     seed, table, state, n = games["games"][2]
     before = table.transcript()
@@ -605,6 +628,9 @@ def test_a_pending_choice_is_dropped_by_reload_and_the_card_returns(built):
 
 def test_buttons_before_a_game_say_what_to_do(built):
     table = Table(built)
+    idle = "Press New game to shuffle and deal (2, 4 or 6 seated players; alone, you play both sides)."
+    assert table.ui("tt-status") == idle  # Controls.idle_status, the panel's line before a game
+    assert re.search(r'id="tt-status"[^>]*>([^<]*)<', built["XmlUI"]).group(1) == idle  # the XmlUI's, before the script runs
     table.click("White", "ttForfeit")
     assert "New game" in table.last_broadcast()
     assert "New game" in str(table.ui("tt-status"))
@@ -614,16 +640,55 @@ def test_buttons_before_a_game_say_what_to_do(built):
 
 def test_new_game_needs_a_player_count_the_game_allows_and_cards_do_not_merge_mid_game(built):
     table = Table(built)
-    table.fake.unseat("Red")
+    table.fake.seat("Blue")
     table.click("White", "ttNewGame")
-    assert "needs 2 or 4 or 6 seated players; seated now: White." in table.last_broadcast()
-    table.fake.seat("Red")
+    assert "needs 2, 4, 6 seated players; seated now: White, Red, Blue." in table.last_broadcast()
+    assert table.fake.sandbox.lookup("Game.state") is None
+    table.fake.unseat("Blue")
     table.click("White", "ttNewGame")
     transcript = table.transcript()
     hand_card = GAME.new_state(setup=transcript["setup"]).to_json()["hands"][0][0]
     obj = table.card(hand_card)
     assert table.fake.put_into(table.deck, obj) is False
     assert obj.container is None
+
+
+@pytest.mark.parametrize("alone", ["White", "Orange"])  # Orange: a host at a colour the game does not seat
+def test_a_lone_tester_plays_both_sides_by_changing_colour(built, alone):
+    table = Table(built, deck_seed=5)
+    for color in COLORS:
+        table.fake.unseat(color)
+    table.fake.seat(alone)
+    assert "alone, you play both sides" in str(table.ui("tt-status"))
+    table.click(alone, "ttNewGame")
+    t = table.transcript()
+    assert [p["color"] for p in t["players"]] == COLORS
+    said = [m.text for m in table.fake.broadcasts]
+    assert any(m.startswith("New game: White (Light) against Red (Dark). The coin:") for m in said), said
+    assert any(m.startswith("Hot seat: one player plays White and Red") and "player list" in m for m in said), said
+    state = GAME.new_state(setup=t["setup"], options=t["options"])
+    rng = random.Random(5)
+    seated = alone
+    movers = set()
+    while len(movers) < 2 or len(t["moves"]) < 4:
+        color = COLORS[state.current_player()]
+        if color != seated:  # the panel says how; the tester changes colour to the seat to move
+            assert f"Hot seat: to move as {color}" in str(table.ui("tt-status"))
+            table.fake.unseat(seated)
+            table.fake.seat(color)
+            table.fake.fire("onPlayerChangeColor", color)  # what TTS calls as a player changes colour
+            seated = color
+        assert "Hot seat" not in str(table.ui("tt-status"))  # seated there: nothing to say
+        move = choose(GAME, state, "random", rng)
+        act(table, state, move)
+        state.apply(move)
+        t = table.transcript()
+        assert t["moves"][-1] == {"player": COLORS.index(color), **move}, table.fake.broadcasts[-1:]
+        panel_matches_engine(table, state)
+        movers.add(color)
+    saved = table.fake.sandbox.call("onSave")
+    report = validate_data({**built, "LuaScriptState": saved}, "save.json")
+    assert report.legal and report.moves_checked == len(t["moves"]), report.summary()
 
 
 def test_hidden_starting_cards_cannot_be_picked_up_and_the_deck_cannot_be_dealt_by_number(built):

@@ -82,7 +82,7 @@ def test_new_game_refuses_a_player_count_the_game_does_not_allow(built, seated):
     for color in seated:
         table.fake.seat(color)
     table.click("White", "ttNewGame")
-    assert f"needs 2 or 4 or 6 seated players; seated now: {', '.join(seated)}." in table.last_broadcast()
+    assert f"needs 2, 4, 6 seated players; seated now: {', '.join(seated)}." in table.last_broadcast()
     assert table.fake.sandbox.lookup("Game.state") is None
 
 

@@ -202,8 +202,9 @@ def test_try_apply_for_is_judge_then_apply_for_any_seat(players: int) -> None:
 
 
 def test_the_engines_move_fields_are_the_schemas() -> None:
-    """try_make_entry makes a move whose fields are its type's in the engine (MOVE_FIELDS): the
-    validator, which skips its own field check then, reads them from the move schema."""
-    from rules.twin_tower_city.engine import MOVE_FIELDS
+    """try_make_entry makes a move whose fields are its type's in the engine (SHAPES, read from the
+    move schema by rules.moveshape): the validator, which skips its own field check then, reads them
+    from the move schema too; both readings agree."""
+    from rules.twin_tower_city.engine import SHAPES
     from tts_builder.transcript import move_fields
-    assert move_fields(GAME.id) == MOVE_FIELDS
+    assert move_fields(GAME.id) == {t: frozenset(f) for t, f in SHAPES["fields"].items()}

@@ -27,12 +27,15 @@ round is scored. After round 5 the game ends.
 
 from __future__ import annotations
 
+import json
 import random
 from functools import lru_cache, partial
+from importlib import resources
 from typing import Any, Callable, Mapping, Sequence
 
 from rules.core import (shown, Game, IllegalMove, JSONDict, Move, MoveSequence, Result, RuleRef, SetupError, State,
                         Verdict, view_zone)
+from rules.moveshape import move_shapes, shape_error
 from rules.mutate import _strings
 from rules.twin_tower_city.cards import (OTHER_SIDE, SIDES, Card, Roster, load_data, load_deck_data,
                                          parse_deck)
@@ -48,13 +51,10 @@ ROUNDS: int = int(DATA["rounds"])
 DEAL: dict[str, int] = {k: v for k, v in DATA["deal"].items() if isinstance(v, int)}
 MAX_SWAPS: int = int(DATA["army_replacements"])
 
-MOVE_FIELDS: dict[str, frozenset[str]] = {
-    "play-battle": frozenset({"type", "card"}),
-    "play-army": frozenset({"type", "card", "swaps"}),
-    "play-warrior": frozenset({"type", "card", "replace"}),
-    "nullify-items": frozenset({"type", "items"}),
-    "forfeit": frozenset({"type"}),
-}
+#: the move shapes (type, exact fields), declared once in moves.schema.json and read by both
+#: engines (rules/moveshape.py here, runtime/moveshape.lua.j2 in the Lua rules)
+SHAPES: JSONDict = move_shapes(json.loads(resources.files("rules.twin_tower_city").joinpath("moves.schema.json")
+                                          .read_text("utf-8")))
 #: each card's kind and side (validate_setup looks them up for every recorded deal)
 _KIND_OF: dict[str, str] = {cid: card.kind for cid, card in CARDS.items()}
 _SIDE_OF: dict[str, Any] = {cid: card.side for cid, card in CARDS.items()}
@@ -320,8 +320,7 @@ class TwinTowerCity(Game):
             "rounds": ROUNDS,
             "max_swaps": MAX_SWAPS,
             "player_counts": list(PLAYER_COUNTS),
-            "move_fields": {k: sorted(v) for k, v in MOVE_FIELDS.items()},
-            "move_types": list(MOVE_FIELDS),
+            "move_shapes": SHAPES,
         }
 
     def heuristic_move(self, obs: JSONDict, moves: list[Move], rng: random.Random) -> Move:
@@ -936,23 +935,10 @@ class TTCState(State):
 
     def _judge(self, move: Any) -> tuple[Verdict, Plan]:
         """Every check of :meth:`_validate`, in order."""
-        if not isinstance(move, dict):
-            return self._no("move-format", "A move is a JSON object with a \"type\" field.")
-        mtype = move.get("type")
-        if not isinstance(mtype, str):
-            return self._no("move-format", f"A move's \"type\" is a string, not {shown(mtype)}: the moves are "
-                            + ", ".join(MOVE_FIELDS) + ".")
-        fields = MOVE_FIELDS.get(mtype)
-        if fields is None:
-            return self._no("move-format", f"Unknown move type {shown(mtype)}: the moves are "
-                            + ", ".join(MOVE_FIELDS) + ".")
-        if move.keys() != fields:
-            missing = sorted(fields - move.keys())
-            extra = sorted(move.keys() - fields)
-            parts = ([f"missing {', '.join(missing)}"] if missing else []) + \
-                    ([f"unexpected {', '.join(map(str, extra))}"] if extra else [])
-            return self._no("move-format", f"A {mtype} move has the fields {', '.join(sorted(fields))} "
-                            f"({'; '.join(parts)}).")
+        why = shape_error(SHAPES, move)
+        if why is not None:
+            return self._no("move-format", why)
+        mtype = move["type"]
         if self._phase == "over":
             return self._no("game-over", "The game is over: "
                             + ("a side has conceded." if self._forfeited is not None
