@@ -163,3 +163,33 @@ def test_the_checks_can_fail() -> None:
     lua.execute("Rules = { new_state = function() end }")
     with pytest.raises(lupa.LuaError, match=r"Rules\.current_player is required"):
         lua.execute(luagen.render("runtime/interfaces.lua.j2", {"game_id": "probe"}))
+
+
+def _glue_hooks(owner: str) -> set[str]:
+    """``owner.x`` names the runtime reads but never defines: the hooks a game's glue may supply."""
+    text = "\n".join(p.read_text("utf-8") for p in RUNTIME.glob("*.j2") if p.name != "interfaces.lua.j2")
+    text = re.sub(r"--[^\n]*", "", text)  # comments name hooks without reading them
+    read = set(re.findall(rf"\b{owner}\.([A-Za-z_]\w*)", text))
+    return read - defined_lua(text, owner)
+
+
+@pytest.mark.parametrize("owner", ["Controls", "Cards"])
+def test_every_hook_the_runtime_leaves_to_the_glue_is_in_the_guide(owner: str) -> None:
+    """A glue learns what it may set on Controls or Cards (New game's piles, the panel's lines...)
+    from docs/authoring.md alone: each name the runtime reads and does not define is named there."""
+    hooks = _glue_hooks(owner)
+    assert hooks, owner  # the runtime does leave hooks to the glue: an empty set means the scan broke
+    assert {f"{owner}.{n}" for n in hooks} - guide_names(owner) == set()
+
+
+@pytest.mark.parametrize("game_id", LUA_GAMES)
+def test_a_glue_sets_on_controls_only_what_the_runtime_reads(game_id: str) -> None:
+    """A glue's ``Controls.x`` that the runtime never reads is a misspelt hook (it would silently
+    do nothing, as a Controls.idle did beside the runtime's Controls.idle_status)."""
+    glue = (REPO / "lua_templates" / "games" / game_id / "table.lua.j2").read_text("utf-8")
+    if "runtime/controls.lua.j2" not in glue:
+        pytest.skip(f"{game_id} does not use the shared controls")
+    runtime = "\n".join(p.read_text("utf-8") for p in RUNTIME.glob("*.j2"))
+    read_or_given = set(re.findall(r"\bControls\.([A-Za-z_]\w*)", runtime))
+    set_by_glue = defined_lua(re.sub(r"\{%\s*include[^%]*%\}", "", glue), "Controls")
+    assert set_by_glue - read_or_given == set(), game_id
