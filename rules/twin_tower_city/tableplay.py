@@ -1,15 +1,19 @@
 """Twin Tower City at the table (the ``table_actions`` hook, docs/authoring.md): a card is dropped on
 the current round's column (each pair of seats holds its own copy of the deck); an Army or Warrior
 card's replacements are picked on the panel by what the options read, then confirmed; the
-Nullify choice is confirmed as the panel preselects it (the rulebook's default)."""
+Nullify choice is confirmed as the panel preselects it (the rulebook's default). Before a game, the
+rulebook readings and the first seat's side are panel toggles (``table_options``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules.twin_tower_city.engine import ROSTER
+from rules.twin_tower_city.engine import DATA, ROSTER
 from tts_builder.save import copy_card_id
 from tts_builder.tableplay import Action, Click, Drop, Piece, PickOption, Zone
+
+#: the options the panel toggles (twin-tower-city.json's options with a "table" entry) -> the toggle's label
+TOGGLES = {name: o["table"]["label"] for name, o in DATA["options"].items() if "table" in o}
 
 
 def _slot_text(s: dict[str, Any], side: str, token: str) -> str | None:
@@ -57,3 +61,13 @@ def table_actions(state: Any, move: Any) -> list[Action] | None:
             picks.append(PickOption("ttOption", "tt-opt-", (text, f"-> {ROSTER.warrior_name[swap['with']]} (")))
         return [drop, *picks, Click("ttConfirm")]
     return None
+
+
+def table_options(options: dict[str, Any], seats: int) -> list[Action] | None:
+    """Each option the panel offers is a toggle before a game (runtime/options.lua.j2), clicked
+    until the table says the next game plays the value wanted; the variations and team play
+    (set by the seat count) are not offered at the table."""
+    if set(options) - set(TOGGLES):
+        return None
+    return [Click("ttTableOption", element=f"tt-opt-{name}", seconds=0.1, until=f"{TOGGLES[name]}: {value}")
+            for name, value in sorted(options.items())]
