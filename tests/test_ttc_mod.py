@@ -29,6 +29,8 @@ from tts_builder.validate import validate_data
 GAME_ID = "twin-tower-city"
 REPO = Path(__file__).resolve().parents[1]
 SIDE_OF_SEAT = ["light", "dark"]  # the engine's default seat0_side, by seat % 2
+#: the options the panel toggles (those with a "table" entry in twin-tower-city.json) -> the toggle's label
+TOGGLED = {name: o["table"]["label"] for name, o in GAME.data["options"].items() if "table" in o}
 
 
 def physical(cid: str, seat: int) -> str:
@@ -140,7 +142,7 @@ def panel_matches_engine(table: Table, state: Any) -> None:
         assert table.ui(f"tt-won-{side}") == str(won)
     if not state.is_terminal():
         seat = state.current_player()
-        assert f"Turn: {COLORS[seat]} ({SIDE_OF_SEAT[seat % 2].capitalize()})" in table.ui("tt-turn")
+        assert f"Turn: {COLORS[seat]} ({state.side_of(seat).capitalize()})" in table.ui("tt-turn")
 
 
 def starters_match_engine(table: Table, state: Any) -> None:
@@ -224,9 +226,33 @@ def test_generated_lua_passes_the_moonsharp_lint_and_the_xmlui_is_well_formed(bu
     for el in root.iter():
         if "onClick" in el.attrib:
             assert re.search(rf"^function {el.attrib['onClick']}\(", built["LuaScript"], re.M), el.attrib
-    options = [i for i in ids if i.startswith("tt-opt-")]
+    options = [i for i in ids if re.fullmatch(r"tt-opt-\d+", i)]  # the choice panel's slots
     slots = int(re.search(r"^local OPTION_SLOTS = (\d+)", built["LuaScript"], re.M).group(1))
     assert len(options) == slots
+    # the rule-reading toggles (runtime/options.xml.j2): one per option the data offers at the table
+    toggles = {el.attrib["id"] for el in root.iter() if el.attrib.get("onClick") == "ttTableOption"}
+    assert toggles == {f"tt-opt-{name}" for name in TOGGLED}
+
+
+def test_the_panel_holds_its_rows_and_the_choice_panel_lies_below_it(built):
+    """The toggles made the panel taller: its rows (preferred heights, spacing, padding) fit in its
+    height, and the choice panel opens below it, not over the toggles."""
+    root = ET.fromstring(f"<root>{built['XmlUI']}</root>")
+    panels = {el.attrib["id"]: el for el in root if el.tag == "Panel"}
+    panel, choice = panels["tt-panel"], panels["tt-choice"]
+    column = panel.find("VerticalLayout")
+    assert column is not None
+    rows = list(column)
+    _, _, top, bottom = (float(v) for v in panel.attrib["padding"].split())  # XmlUI: left right top bottom
+    needed = sum(float(r.attrib["preferredHeight"]) for r in rows) + float(column.attrib["spacing"]) * (len(rows) - 1)
+    assert needed + top + bottom <= float(panel.attrib["height"])
+    assert sum(1 for r in rows for b in r.iter("Button") if b.attrib.get("onClick") == "ttTableOption") == len(TOGGLED)
+    for r in rows:  # two toggles to a row at most: four labels like "Duplicate's item: duplicate-card" need the width
+        assert sum(1 for b in r.iter("Button") if b.attrib.get("onClick") == "ttTableOption") <= 2
+    panel_top = -float(panel.attrib["offsetXY"].split()[1])
+    choice_top = -float(choice.attrib["offsetXY"].split()[1])
+    assert panel.attrib["rectAlignment"] == choice.attrib["rectAlignment"] == "UpperRight"
+    assert choice_top >= panel_top + float(panel.attrib["height"])
 
 
 def test_the_lua_slot_offsets_match_the_layout_and_the_columns_stand_apart(built):
@@ -705,3 +731,62 @@ def test_hidden_starting_cards_cannot_be_picked_up_and_the_deck_cannot_be_dealt_
     assert "face down" in table.last_broadcast()
     assert table.fake.fire("onObjectNumberTyped", table.deck, "White", 3) is True
     assert "dealt only by New game" in table.last_broadcast()
+
+
+# --------------------------------------------------------------------------- the options at the table
+
+
+def test_the_rule_readings_and_the_sides_are_chosen_on_the_panel_recorded_and_shown_after_a_load(built):
+    """Each toggle (runtime/options.lua.j2) changes the next game's option and tells the table in
+    words; New game plays them (the first seat's side decides who is dealt the Dark Army and Warrior
+    cards), the transcript records them and validates, and a reload shows the loaded game's values."""
+    table = Table(built, deck_seed=21)
+    assert {n: table.ui(f"tt-opt-{n}") for n in TOGGLED} == {
+        "seat0_side": "First seat's side: light", "duplicate_item": "Duplicate's item: owner-choice",
+        "wielder_bonus": "Wielder +5: every-copy", "level_rounds": "Tied on rounds: draw"}
+    chosen = {"seat0_side": "dark", "duplicate_item": "duplicate-card", "wielder_bonus": "one-copy",
+              "level_rounds": "power"}
+    for name, value in chosen.items():
+        table.click("Red", "ttTableOption", f"tt-opt-{name}", seconds=0.1)
+        assert table.ui(f"tt-opt-{name}") == f"{TOGGLED[name]}: {value}"
+        words = GAME.data["options"][name]["table"]["words"][value]
+        assert table.last_broadcast() == f"Red set the next game's {TOGGLED[name]}: {value} ({words}). New game plays it."
+    table.click("White", "ttNewGame")
+    t = table.transcript()
+    assert t["options"] == {**GAME.options, **chosen}
+    assert any(m.text.startswith("New game: White (Dark) against Red (Light).") for m in table.fake.broadcasts)
+    for seat, entry in enumerate(t["setup"]["seats"]):  # White, the first seat, holds the Dark Army and Warrior cards
+        sides = {CARDS[c].side for c in entry["hand"] if CARDS[c].kind in ("army", "warrior")}
+        assert sides == {["dark", "light"][seat]}, (seat, sides)
+    assert table.ui("tt-name-dark") == "Dark - White"
+    state, n = play_through(table, seed=21, policy="heuristic", limit=12)
+    report = validate_data({**built, "LuaScriptState": table.fake.sandbox.call("onSave")}, "save.json")
+    assert report.legal and report.moves_checked == n
+    # a click between games changes the next game only; the loaded game shows its own again
+    table.click("White", "ttTableOption", "tt-opt-level_rounds", seconds=0.1)
+    assert table.ui("tt-opt-level_rounds") == "Tied on rounds: draw"
+    assert table.transcript()["options"]["level_rounds"] == "power"
+    table.fake.save_and_reload()
+    table.wait(0.1)
+    assert {n: table.ui(f"tt-opt-{n}") for n in TOGGLED} == {n: f"{TOGGLED[n]}: {v}" for n, v in chosen.items()}
+    state, n = play_through(table, seed=22, policy="random")  # the reloaded game goes on to its end
+    report = validate_data({**built, "LuaScriptState": table.fake.sandbox.call("onSave")}, "save.json")
+    assert report.legal and report.finished and report.moves_checked == n
+
+
+def test_team_play_deals_each_pair_by_the_first_seat_s_side(built):
+    """With four seated and the first seat's side set to Dark, each pair of seats is dealt its
+    side's Army and Warrior cards from its own copy: White and Blue play Dark."""
+    table = Table(built, deck_seed=4)
+    table.fake.seat("Blue")
+    table.fake.seat("Green")
+    table.click("Blue", "ttTableOption", "tt-opt-seat0_side", seconds=0.1)
+    table.click("White", "ttNewGame")
+    t = table.transcript()
+    assert [p["color"] for p in t["players"]] == ["White", "Red", "Blue", "Green"], table.fake.broadcasts[-2:]
+    assert t["options"]["seat0_side"] == "dark"  # (teams stays false: the seat count makes team play)
+    GAME.new_state(setup=t["setup"], options=t["options"], num_players=4)
+    for seat, entry in enumerate(t["setup"]["seats"]):
+        sides = {CARDS[c].side for c in entry["hand"] if CARDS[c].kind in ("army", "warrior")}
+        assert sides == {["dark", "light"][seat % 2]}, (seat, sides)
+    assert table.ui("tt-name-dark") == "Dark - White and Blue"
