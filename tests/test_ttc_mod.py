@@ -754,7 +754,8 @@ def test_the_rule_readings_and_the_sides_are_chosen_on_the_panel_recorded_and_sh
     table.click("White", "ttNewGame")
     t = table.transcript()
     assert t["options"] == {**GAME.options, **chosen}
-    assert any(m.text.startswith("New game: White (Dark) against Red (Light).") for m in table.fake.broadcasts)
+    started = next(m.text for m in table.fake.broadcasts if m.text.startswith("New game: White (Dark) against Red (Light)."))
+    assert started.endswith(" Played with Duplicate's item: duplicate-card, Tied on rounds: power, Wielder +5: one-copy.")
     for seat, entry in enumerate(t["setup"]["seats"]):  # White, the first seat, holds the Dark Army and Warrior cards
         sides = {CARDS[c].side for c in entry["hand"] if CARDS[c].kind in ("army", "warrior")}
         assert sides == {["dark", "light"][seat]}, (seat, sides)
