@@ -785,7 +785,8 @@ def test_team_play_deals_each_pair_by_the_first_seat_s_side(built):
     table.click("White", "ttNewGame")
     t = table.transcript()
     assert [p["color"] for p in t["players"]] == ["White", "Red", "Blue", "Green"], table.fake.broadcasts[-2:]
-    assert t["options"]["seat0_side"] == "dark"  # (teams stays false: the seat count makes team play)
+    assert t["options"]["seat0_side"] == "dark"
+    assert t["options"]["teams"] is True  # recorded as the engine resolves it (simulate writes the same)
     GAME.new_state(setup=t["setup"], options=t["options"], num_players=4)
     for seat, entry in enumerate(t["setup"]["seats"]):
         sides = {CARDS[c].side for c in entry["hand"] if CARDS[c].kind in ("army", "warrior")}
