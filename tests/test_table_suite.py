@@ -521,11 +521,12 @@ def test_the_suite_catches_boards_sized_by_the_old_tile_model(saves):
 def test_the_suite_catches_new_game_looking_at_the_bag_one_frame_later(saves):
     """Problem 3: Two by Two's New game looked at the bag one frame after the puts; the table's
     bags fill over several frames (container_frames > 1), so it found it short and refused. (Its
-    New game fills the bag with the runtime's Tabletop.fill_bag now, whose wait the mutant cuts.)"""
+    New game fills the bag with the runtime's Tabletop.fill_bag now, through Tabletop.fill, whose
+    wait the mutant cuts.)"""
     bad = _copy(saves["two-by-two"])
-    wait = "function() return bag.getQuantity() == #guids end, 5,"
+    wait = "return short_pile() == nil"
     assert bad["LuaScript"].count(wait) == 1
-    bad["LuaScript"] = bad["LuaScript"].replace(wait, "function() return true end, 5,")
+    bad["LuaScript"] = bad["LuaScript"].replace(wait, "return true")
     for save, frames, short in ((saves["two-by-two"], FRAMES, False), (bad, 1, False), (bad, FRAMES, True)):
         table = new_table(save, "two-by-two", 2, frames=frames, seed=1)
         press_new_game_twice(table, list(table.fake.seated_colors()))
