@@ -102,7 +102,7 @@ class ModTable:
 
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` of the fake clock pass."""
-        self.fake.step(max(1, round(seconds * self.fake.fps)))
+        self.fake.wait(seconds)
 
 
 def snap_turn_problems(save: dict[str, Any], game_id: str) -> list[str]:

@@ -96,7 +96,7 @@ class Table:
         self.wait(seconds)
 
     def wait(self, seconds: float) -> None:
-        self.fake.step(max(1, round(seconds * self.fake.fps)))
+        self.fake.wait(seconds)
 
     def pick_up(self, color: str, bid: str) -> Any:
         obj = self.button(bid)

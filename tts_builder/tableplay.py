@@ -249,7 +249,7 @@ class TablePlayer:
             self.watch()
 
     def wait(self, seconds: float) -> None:
-        self.fake.step(max(1, round(seconds * self.fake.fps)))
+        self.fake.wait(seconds)
 
     def run(self, actions: Sequence[Action], seat: int | None, colors: Sequence[str] | None = None,
             as_color: str | None = None) -> list[Outcome]:

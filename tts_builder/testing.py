@@ -1768,6 +1768,10 @@ class FakeTTS:
         """Queued events, waits and coroutines still to run."""
         return len(self._events) + len(self._waits) + self._coroutine_count + len(self._arrivals)
 
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` of the fake clock pass: as many frames, at least one."""
+        self.step(max(1, round(seconds * self.fps)))
+
     def step(self, frames: int = 1) -> None:
         """Advance the clock frame by frame.
 
