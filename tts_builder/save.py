@@ -338,6 +338,14 @@ class PieceSpec:
     hidden: bool = False
 
     @property
+    def tts_name(self) -> str:
+        """The TTS object it becomes: ``Figurine_Custom`` for a figurine, ``Custom_Token`` for a
+        one-faced token (cut out of its image), else ``Custom_Tile``."""
+        if self.kind == "figurine":
+            return "Figurine_Custom"
+        return "Custom_Token" if self.kind == "token" and len(self.faces) == 1 else "Custom_Tile"
+
+    @property
     def gm_notes(self) -> str:
         """What the save's ``GMNotes`` hold: the piece's id, or nothing for a hidden piece."""
         return "" if self.hidden else self.id
@@ -1320,12 +1328,12 @@ def _piece_object(plan: TablePlan, piece: PieceSpec, pos: Vec3, rot_y: float, ur
     scale = tile_scale(piece.size, piece.size)
     xform = transform(pos, (0.0, rot_y, 0.0), (scale, 1.0, scale))
     common = dict(Nickname=piece.name, Description=piece.description, GMNotes=piece.gm_notes)
-    if piece.kind == "figurine":
+    if piece.tts_name == "Figurine_Custom":
         xform = transform(pos, (0.0, rot_y, 0.0), (piece.size, piece.size, piece.size))
         return _object("Figurine_Custom", plan.kit_guids[f"piece/{piece.id}"], xform, **common,
                        CustomImage=_image_block(front, back),
                        CustomFigurine={"UseMinimalCollider": False, "MirroredBack": False})
-    if piece.kind == "token" and len(piece.faces) == 1:
+    if piece.tts_name == "Custom_Token":
         return _object("Custom_Token", plan.kit_guids[f"piece/{piece.id}"], xform, **common,
                        CustomImage=_image_block(front, "", CustomToken={
                            "Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": False}))
@@ -1353,7 +1361,7 @@ HEX_TILE_TURN_Y: float = 90.0
 def hex_tile_turn(piece: PieceSpec, board: BoardSpec | None) -> float:
     """The turn (degrees y) that sets ``piece`` on a cell of ``board``: :data:`HEX_TILE_TURN_Y` for
     a hex ``Custom_Tile`` on a pointy-topped hex board, else 0."""
-    custom_tile = piece.kind != "figurine" and not (piece.kind == "token" and len(piece.faces) == 1)
+    custom_tile = piece.tts_name == "Custom_Tile"
     pointy = board is not None and board.grid.shape == "hex" and board.grid.orientation == "pointy"
     return HEX_TILE_TURN_Y if custom_tile and piece.shape == "hex" and pointy else 0.0
 

@@ -582,13 +582,13 @@ def render_kit_pictures(layout: TableLayout) -> dict[str, Image.Image]:
         with legibility.table_picture(board.image, 1 / board.pixels_per_unit):
             out[board.image] = render_board(board, fonts, art.board(board.name))
     for piece in layout.pieces:
-        cutout = piece.kind == "token" and len(piece.faces) == 1
+        cutout, turn = piece.tts_name == "Custom_Token", hex_face_turn(layout, piece)
         for side, face in enumerate(piece.faces):
             with legibility.table_picture(piece.image(side), piece.size / PIECE_PX):
                 out[piece.image(side)] = render_face(face, piece.shape, cutout=cutout, fonts=fonts,
                                                      symbol=symbols.get(face.label),
                                                      note=notes.get(face.label, "") if face.label in symbols else "",
-                                                     turn=hex_face_turn(layout, piece))
+                                                     turn=turn)
     for st in layout.stacks:
         for side, face in enumerate(st.faces):
             with legibility.table_picture(st.image(side), st.size / PIECE_PX):
