@@ -1208,14 +1208,13 @@ class FakeTTS:
         pos = (t.get("posX", 0.0), t.get("posY", 0.0), t.get("posZ", 0.0))
         rot = (t.get("rotX", 0.0), t.get("rotY", 0.0), t.get("rotZ", 0.0))
         guid = data.get("GUID") or None
-        if name == "HandTrigger" and container is None:
-            obj = self.add_hand(str(data.get("FogColor", "White")), guid=guid, position=pos)
+        if name in ("HandTrigger", "ScriptingTrigger") and container is None:
+            if name == "HandTrigger":
+                obj = self.add_hand(str(data.get("FogColor", "White")), guid=guid, position=pos)
+            else:
+                obj = self.add_zone(guid=guid, name=data.get("Nickname", ""), tags=data.get("Tags", []), position=pos)
             obj._scale = [float(t.get(k, 1.0)) for k in ("scaleX", "scaleY", "scaleZ")]
             obj._sized = True
-            obj._rotation = [float(v) for v in rot]
-        elif name == "ScriptingTrigger" and container is None:
-            obj = self.add_zone(guid=guid, name=data.get("Nickname", ""), tags=data.get("Tags", []), position=pos)
-            obj._scale = [float(t.get(k, 1.0)) for k in ("scaleX", "scaleY", "scaleZ")]
             obj._rotation = [float(v) for v in rot]
         else:
             obj = self._make(OBJECT_TYPES.get(name, name), guid, name=data.get("Nickname", ""),
